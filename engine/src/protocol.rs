@@ -1,0 +1,76 @@
+//! The typed messages between an engine thread and its owner (the GUI, the UCI front end,
+//! the match runner).
+
+use std::time::Duration;
+
+use shakmaty::{Chess, Move};
+
+use crate::{Score, SearchLimits};
+
+/// A request to the engine thread.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// Forget everything learned about the previous game (hash tables, history).
+    NewGame,
+    /// Set the position to search: a start position and the moves played from it. The moves
+    /// give the engine the history it needs to see repetitions.
+    Position {
+        /// The position the game started from.
+        start: Chess,
+        /// The moves played since, all legal.
+        moves: Vec<Move>,
+    },
+    /// Start searching the current position. Every event of this search carries `id`.
+    Go {
+        /// Chosen by the caller to tell this search's events from older ones.
+        id: u64,
+        /// When to stop.
+        limits: SearchLimits,
+    },
+    /// Stop the current search; it still reports its best move.
+    Stop,
+    /// End the engine thread.
+    Quit,
+}
+
+/// Progress of a search, one per completed iteration (and per MultiPV line).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    /// Depth in plies of the completed iteration.
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Which line this is, 1 for the best.
+    pub multipv: u32,
+    /// The line's score, from the side to move's point of view.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time spent so far.
+    pub time: Duration,
+    /// The principal variation, legal from the searched position.
+    pub pv: Vec<Move>,
+}
+
+/// A report from the engine thread.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A search made progress.
+    Info {
+        /// The `id` of the `Go` this belongs to.
+        id: u64,
+        /// What the search found so far.
+        info: SearchInfo,
+    },
+    /// A search ended. `best` is `None` only when the position has no legal move.
+    BestMove {
+        /// The `id` of the `Go` this belongs to.
+        id: u64,
+        /// The move to play.
+        best: Option<Move>,
+        /// The expected reply, if the principal variation has one.
+        ponder: Option<Move>,
+    },
+}

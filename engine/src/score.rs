@@ -1,0 +1,65 @@
+//! Search scores: centipawns or distance to mate.
+
+use std::fmt;
+
+use shakmaty::Color;
+
+/// A search score from the point of view of the side to move (as UCI reports it).
+///
+/// ```
+/// use kibitz_engine::Score;
+/// use shakmaty::Color;
+/// assert_eq!(Score::Cp(35).white_pov(Color::Black), Score::Cp(-35));
+/// assert_eq!(Score::Mate(3).to_string(), "#3");
+/// assert_eq!(Score::Cp(-120).to_string(), "-1.20");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// Centipawns; positive is good for the side to move.
+    Cp(i32),
+    /// Mate in this many moves (not plies); negative when the side to move is mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// The same score seen from White's side, as Crafty prints scores.
+    #[must_use]
+    pub fn white_pov(self, side_to_move: Color) -> Score {
+        match side_to_move {
+            Color::White => self,
+            Color::Black => self.negate(),
+        }
+    }
+
+    /// The score seen from the other side.
+    #[must_use]
+    pub fn negate(self) -> Score {
+        match self {
+            Score::Cp(cp) => Score::Cp(-cp),
+            Score::Mate(n) => Score::Mate(-n),
+        }
+    }
+
+    /// The score as UCI writes it after `score`: `cp 35` or `mate -2`.
+    #[must_use]
+    pub fn to_uci(self) -> String {
+        match self {
+            Score::Cp(cp) => format!("cp {cp}"),
+            Score::Mate(n) => format!("mate {n}"),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// Pawns with two decimals and a sign (`+0.35`, `-1.20`), or `#3` / `#-2` for mates.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Cp(cp) => {
+                let sign = if cp < 0 { "-" } else { "+" };
+                let abs = cp.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", abs / 100, abs % 100)
+            }
+            Score::Mate(n) => write!(f, "#{n}"),
+        }
+    }
+}
