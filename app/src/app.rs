@@ -1,0 +1,561 @@
+//! The Kibitz application: the game against the engine, its panels and dialogs.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use egui::{Key, Ui};
+use kibitz_engine::{Command, EngineHandle, Event, GameRecord, Level, SearchInfo, write_pgn};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position};
+
+use crate::action::{Action, NewGameRequest};
+use crate::board::{BoardState, BoardView, board_ui};
+use crate::files::{FileEvent, FilePicker, Files, NativePicker};
+use crate::new_game::NewGameDialog;
+use crate::paths::Paths;
+use crate::pieces::PieceTextures;
+use crate::prompts::{game_over_ui, resume_ui};
+use crate::session::SavedGame;
+use crate::settings::{ColorChoice, Settings};
+use crate::side_panel::{PanelModel, SidePanel};
+
+/// How the app is set up: where files live, how files are picked, and whether to take a
+/// screenshot and quit.
+pub struct AppOptions {
+    /// The folders for settings and the game in progress.
+    pub paths: Paths,
+    /// The open/save dialogs.
+    pub picker: Arc<dyn FilePicker>,
+    /// Save a screenshot of the first frames here, then quit.
+    pub screenshot: Option<PathBuf>,
+}
+
+impl AppOptions {
+    /// The options of a normal run: platform folders and native dialogs.
+    #[must_use]
+    pub fn from_env() -> Self {
+        AppOptions { paths: Paths::from_env(), picker: Arc::new(NativePicker), screenshot: None }
+    }
+}
+
+/// A search the engine is running for the game.
+struct Thinking {
+    id: u64,
+    /// The position searched, to turn the principal variation into SAN.
+    root: Chess,
+    line: Option<String>,
+}
+
+/// The application state.
+pub struct KibitzApp {
+    paths: Paths,
+    settings: Settings,
+    saved_settings: Settings,
+    last_settings_write: Option<Instant>,
+    game: GameRecord,
+    human: Color,
+    level: Level,
+    /// The ply shown while browsing; `None` follows the game.
+    view: Option<usize>,
+    board: BoardState,
+    side_panel: SidePanel,
+    engine: EngineHandle,
+    thinking: Option<Thinking>,
+    next_search_id: u64,
+    notices: Vec<String>,
+    new_game: Option<NewGameDialog>,
+    resume: Option<GameRecord>,
+    resume_saved: Option<SavedGame>,
+    game_over_open: bool,
+    files: Files,
+    pieces: Option<PieceTextures>,
+    screenshot: Option<Screenshot>,
+    frames: u64,
+}
+
+/// A pending `--screenshot` request.
+struct Screenshot {
+    path: PathBuf,
+    requested: bool,
+    done: Arc<AtomicBool>,
+}
+
+impl KibitzApp {
+    /// Creates the app, loads settings and offers to resume the saved game.
+    #[must_use]
+    pub fn new(cc: &eframe::CreationContext<'_>, options: AppOptions) -> Self {
+        Self::with_context(&cc.egui_ctx, options)
+    }
+
+    /// Creates the app for a given egui context.
+    #[must_use]
+    pub fn with_context(ctx: &egui::Context, options: AppOptions) -> Self {
+        let AppOptions { paths, picker, screenshot } = options;
+        let mut notices = Vec::new();
+        let (settings, notice) = Settings::load(&paths.settings_file());
+        notices.extend(notice);
+        let (saved, notice) = SavedGame::load_unfinished(&paths.current_game_file());
+        notices.extend(notice);
+
+        let repaint = ctx.clone();
+        let engine = EngineHandle::spawn(move || repaint.request_repaint());
+        let repaint = ctx.clone();
+        let files = Files::new(picker, Arc::new(move || repaint.request_repaint()));
+
+        let mut board = BoardState::default();
+        board.flipped = settings.flipped;
+        let human = match settings.color {
+            ColorChoice::Black => Color::Black,
+            _ => Color::White,
+        };
+        let (resume, resume_saved) = match saved {
+            Some((saved, game)) => (Some(game), Some(saved)),
+            None => (None, None),
+        };
+        KibitzApp {
+            paths,
+            level: settings.level,
+            saved_settings: settings.clone(),
+            settings,
+            last_settings_write: None,
+            game: GameRecord::new(),
+            human,
+            view: None,
+            board,
+            side_panel: SidePanel::default(),
+            engine,
+            thinking: None,
+            next_search_id: 1,
+            notices,
+            new_game: None,
+            resume,
+            resume_saved,
+            game_over_open: false,
+            files,
+            pieces: None,
+            screenshot: screenshot.map(|path| Screenshot { path, requested: false, done: Arc::default() }),
+            frames: 0,
+        }
+    }
+
+    /// The game being played.
+    #[must_use]
+    pub fn game(&self) -> &GameRecord {
+        &self.game
+    }
+
+    /// The player's colour.
+    #[must_use]
+    pub fn human(&self) -> Color {
+        self.human
+    }
+
+    /// The engine's strength in this game.
+    #[must_use]
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Whether the engine is searching for its move.
+    #[must_use]
+    pub fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
+    /// Whether the board is shown from Black's side.
+    #[must_use]
+    pub fn is_flipped(&self) -> bool {
+        self.board.flipped
+    }
+
+    /// The messages shown to the player.
+    #[must_use]
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+
+    /// The ply on the board.
+    #[must_use]
+    pub fn viewing(&self) -> usize {
+        self.view.unwrap_or(self.game.len())
+    }
+
+    /// Drains engine and file events: the one place where background results enter.
+    fn drain_events(&mut self) {
+        while let Some(event) = self.engine.try_recv() {
+            match event {
+                Event::Info { id, info } => {
+                    if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
+                        thinking.line = Some(format_line(&thinking.root, &info));
+                    }
+                }
+                Event::BestMove { id, best, .. } => {
+                    if self.thinking.as_ref().is_some_and(|t| t.id == id) {
+                        self.thinking = None;
+                        match best {
+                            Some(m) => self.apply_move(m),
+                            None => self.notices.push("The engine found no move to play.".into()),
+                        }
+                    }
+                }
+            }
+        }
+        while let Some(event) = self.files.try_recv() {
+            match event {
+                FileEvent::Opened(path, Ok(game)) => {
+                    let human = game.position().turn();
+                    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    self.start(NewGameRequest { human, level: self.level, game });
+                    self.notices.push(format!("Opened {name}. You play {} from here.", color_name(human)));
+                }
+                FileEvent::Opened(_, Err(e)) => self.notices.push(format!("The game could not be opened: {e}")),
+                FileEvent::Saved(path, Ok(())) => self.notices.push(format!("Saved to {}.", path.display())),
+                FileEvent::Saved(path, Err(e)) => {
+                    self.notices.push(format!("The game could not be saved to {}: {e}", path.display()));
+                }
+                FileEvent::WriteFailed(path, e) => {
+                    self.notices.push(format!("Could not write {}: {e}", path.display()));
+                }
+            }
+        }
+    }
+
+    /// Starts the engine when it is its turn.
+    fn maybe_start_engine(&mut self) {
+        let its_turn = self.game.position().turn() != self.human;
+        if !its_turn || self.thinking.is_some() || self.game_finished() || self.resume.is_some() {
+            return;
+        }
+        let id = self.next_search_id;
+        self.next_search_id += 1;
+        self.engine.send(Command::Position { start: self.game.start().clone(), moves: self.game.moves().to_vec() });
+        self.engine.send(Command::Go { id, limits: self.level.limits() });
+        self.thinking = Some(Thinking { id, root: self.game.position().clone(), line: None });
+    }
+
+    fn stop_engine(&mut self) {
+        if self.thinking.take().is_some() {
+            self.engine.send(Command::Stop);
+        }
+    }
+
+    fn game_finished(&self) -> bool {
+        self.game.ending().is_some() || self.game.result() != "*"
+    }
+
+    /// Plays a move in the game (the player's or the engine's) and saves the game.
+    fn apply_move(&mut self, m: Move) {
+        match self.game.play(m) {
+            Ok(()) => {
+                self.board.clear();
+                self.view = None;
+                self.save_session();
+                if self.game.ending().is_some() {
+                    self.game_over_open = true;
+                }
+            }
+            Err(e) => self.notices.push(format!("Move refused: {e}")),
+        }
+    }
+
+    fn save_session(&self) {
+        let saved = SavedGame::new(&self.game, self.human, self.level);
+        self.files.write(self.paths.current_game_file(), saved.to_json());
+    }
+
+    fn start(&mut self, request: NewGameRequest) {
+        self.stop_engine();
+        self.game = request.game;
+        self.human = request.human;
+        self.level = request.level;
+        self.view = None;
+        self.board.clear();
+        self.board.flipped = self.human == Color::Black;
+        self.game_over_open = self.game.ending().is_some();
+        self.side_panel.move_error = None;
+        self.engine.send(Command::NewGame);
+        self.settings.level = request.level;
+        self.settings.flipped = self.board.flipped;
+        self.save_session();
+    }
+
+    /// Takes back the last full move: moves are removed until one of the player's moves is
+    /// gone and it is the player's turn again.
+    fn take_back(&mut self) {
+        self.stop_engine();
+        let mut removed_own = false;
+        while !self.game.is_empty() {
+            let mover = self.game.position_at(self.game.len() - 1).turn();
+            self.game.truncate(self.game.len() - 1);
+            removed_own |= mover == self.human;
+            if removed_own && self.game.position().turn() == self.human {
+                break;
+            }
+        }
+        self.view = None;
+        self.board.clear();
+        self.game_over_open = false;
+        self.save_session();
+    }
+
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::ShowNewGame => self.new_game = Some(NewGameDialog::new(self.settings.color, self.level)),
+            Action::NewGame(request) => {
+                if let Some(dialog) = &self.new_game {
+                    self.settings.color = dialog.color;
+                }
+                self.start(request);
+            }
+            Action::TakeBack => self.take_back(),
+            Action::Flip => {
+                self.board.flipped = !self.board.flipped;
+                self.settings.flipped = self.board.flipped;
+            }
+            Action::OpenGame => self.files.open_game(),
+            Action::SaveGame => {
+                let mut game = self.game.clone();
+                if game.tag("White") == Some("?") {
+                    let (white, black) = if self.human == Color::White { ("Player", "Kibitz") } else { ("Kibitz", "Player") };
+                    game.set_tag("White", white);
+                    game.set_tag("Black", black);
+                }
+                self.files.save_game(write_pgn(&game), "game.pgn".into());
+            }
+            Action::View(ply) => self.view = ply.filter(|&p| p < self.game.len()),
+            Action::PlayText(text) => self.play_text(&text),
+            Action::Resume => {
+                if let (Some(game), Some(saved)) = (self.resume.take(), self.resume_saved.take()) {
+                    self.start(NewGameRequest { human: saved.human(), level: saved.level, game });
+                }
+            }
+            Action::DiscardSaved => {
+                self.resume = None;
+                self.resume_saved = None;
+                self.new_game = Some(NewGameDialog::new(self.settings.color, self.level));
+            }
+            Action::CloseGameOver => self.game_over_open = false,
+            Action::DismissNotice(i) => {
+                if i < self.notices.len() {
+                    self.notices.remove(i);
+                }
+            }
+        }
+    }
+
+    fn can_move(&self) -> bool {
+        self.view.is_none()
+            && !self.game_finished()
+            && self.game.position().turn() == self.human
+            && self.resume.is_none()
+            && self.new_game.is_none()
+    }
+
+    fn play_text(&mut self, text: &str) {
+        if !self.can_move() {
+            self.side_panel.move_error = Some(if self.game_finished() {
+                "The game is over.".into()
+            } else if self.view.is_some() {
+                "Return to the current position first (End).".into()
+            } else {
+                "It is not your turn.".into()
+            });
+            return;
+        }
+        match self.game.parse_move(text) {
+            Ok(m) => {
+                self.side_panel.move_error = None;
+                self.apply_move(m);
+            }
+            Err(e) => self.side_panel.move_error = Some(e.to_string()),
+        }
+    }
+
+    fn handle_keys(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
+        if ctx.egui_wants_keyboard_input() || self.new_game.is_some() || self.board.is_promoting() {
+            return;
+        }
+        let len = self.game.len();
+        let current = self.viewing();
+        ctx.input(|i| {
+            if i.key_pressed(Key::F) {
+                actions.push(Action::Flip);
+            }
+            if i.key_pressed(Key::ArrowLeft) {
+                actions.push(Action::View(Some(current.saturating_sub(1))));
+            }
+            if i.key_pressed(Key::ArrowRight) {
+                actions.push(Action::View(Some(current + 1).filter(|&p| p < len)));
+            }
+            if i.key_pressed(Key::Home) {
+                actions.push(Action::View(Some(0).filter(|_| len > 0)));
+            }
+            if i.key_pressed(Key::End) {
+                actions.push(Action::View(None));
+            }
+        });
+    }
+
+    /// Saves settings that changed, at most once a second.
+    fn persist_settings(&mut self, ctx: &egui::Context) {
+        if let Some(rect) = ctx.input(|i| i.viewport().inner_rect) {
+            self.settings.window_size = [rect.width().round(), rect.height().round()];
+        }
+        if self.settings == self.saved_settings {
+            return;
+        }
+        let due = self.last_settings_write.is_none_or(|t| t.elapsed() >= Duration::from_secs(1));
+        if due {
+            self.files.write(self.paths.settings_file(), self.settings.to_json());
+            self.saved_settings = self.settings.clone();
+            self.last_settings_write = Some(Instant::now());
+        } else {
+            ctx.request_repaint_after(Duration::from_secs(1));
+        }
+    }
+
+    fn take_screenshot(&mut self, ctx: &egui::Context) {
+        let Some(shot) = self.screenshot.as_mut() else { return };
+        if shot.done.load(Ordering::Acquire) {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        } else if !shot.requested && self.frames >= 10 {
+            shot.requested = true;
+            let (path, done, repaint) = (shot.path.clone(), shot.done.clone(), ctx.clone());
+            let callback = egui::ScreenshotCallback::new(move |image| {
+                let [w, h] = image.size;
+                let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+                if let Some(img) = image::RgbaImage::from_raw(w as u32, h as u32, bytes)
+                    && let Err(e) = img.save(&path)
+                {
+                    eprintln!("kibitz: could not save the screenshot to {}: {e}", path.display());
+                }
+                done.store(true, Ordering::Release);
+                repaint.request_repaint();
+            });
+            ctx.send_viewport_cmd(egui::ViewportCommand::Screenshot(callback));
+        } else {
+            ctx.request_repaint();
+        }
+    }
+
+    /// One frame of the whole UI.
+    pub fn frame(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        self.frames += 1;
+        if self.frames == 2 && std::env::var_os("KIBITZ_TRACE_STARTUP").is_some() {
+            eprintln!("kibitz: first frame shown {} ms after start", crate::process_uptime().as_millis());
+        }
+        let pieces = self.pieces.get_or_insert_with(|| PieceTextures::load(&ctx));
+        let _ = pieces;
+        self.drain_events();
+        self.maybe_start_engine();
+
+        let mut actions = Vec::new();
+        self.handle_keys(&ctx, &mut actions);
+
+        let engine_line = self.thinking.as_ref().and_then(|t| t.line.clone());
+        let model = PanelModel {
+            game: &self.game,
+            viewing: self.viewing(),
+            human: self.human,
+            engine_line: engine_line.as_deref(),
+            notices: &self.notices,
+        };
+        egui::Panel::right("side-panel")
+            .resizable(true)
+            .default_size(340.0)
+            .min_size(260.0)
+            .show(ui, |ui| self.side_panel.ui(ui, &model, &mut actions));
+
+        let ply = self.viewing();
+        let view = BoardView {
+            position: self.game.position_at(ply),
+            last_move: ply.checked_sub(1).map(|i| self.game.moves()[i]),
+            interactive: self.can_move(),
+        };
+        let mut played = None;
+        egui::CentralPanel::default().show(ui, |ui| {
+            if let Some(pieces) = &self.pieces {
+                played = board_ui(ui, &mut self.board, &view, pieces);
+            }
+        });
+        if let Some(m) = played {
+            self.apply_move(m);
+        }
+
+        if let Some(game) = &self.resume {
+            resume_ui(&ctx, game, &mut actions);
+        } else if let Some(dialog) = self.new_game.as_mut() {
+            if !dialog.ui(&ctx, &mut actions) {
+                let chosen = dialog.color;
+                self.new_game = None;
+                self.settings.color = chosen;
+            }
+        } else if self.game_over_open {
+            game_over_ui(&ctx, &self.game, &mut actions);
+        }
+
+        for action in actions {
+            self.apply(action);
+        }
+        self.persist_settings(&ctx);
+        self.take_screenshot(&ctx);
+    }
+}
+
+impl eframe::App for KibitzApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.frame(ui);
+    }
+
+    fn on_exit(&mut self) {
+        if self.settings != self.saved_settings
+            && let Err(e) = kibitz_engine::write_atomic(&self.paths.settings_file(), &self.settings.to_json())
+        {
+            eprintln!("kibitz: could not save settings: {e}");
+        }
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    if color == Color::White { "White" } else { "Black" }
+}
+
+/// "+0.35 depth 9  1.2M nodes  850 kn/s" and the line in SAN, the score from White's side.
+fn format_line(root: &Chess, info: &SearchInfo) -> String {
+    let score = info.score.white_pov(root.turn());
+    let mut pos = root.clone();
+    let mut pv = Vec::new();
+    let mut number = pos.fullmoves().get();
+    for (i, &m) in info.pv.iter().take(12).enumerate() {
+        if !pos.is_legal(m) {
+            break;
+        }
+        let prefix = match (pos.turn(), i) {
+            (Color::White, _) => format!("{number}. "),
+            (Color::Black, 0) => format!("{number}... "),
+            _ => String::new(),
+        };
+        if pos.turn() == Color::Black {
+            number += 1;
+        }
+        pv.push(format!("{prefix}{}", SanPlus::from_move_and_play_unchecked(&mut pos, m)));
+    }
+    format!(
+        "{score}  depth {}  {} nodes  {} kn/s\n{}",
+        info.depth,
+        human_count(info.nodes),
+        info.nps / 1000,
+        pv.join(" ")
+    )
+}
+
+fn human_count(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}

@@ -1,0 +1,405 @@
+//! The chess board widget: click-click and drag-and-drop moves, legal-target dots, highlights,
+//! a promotion picker, coordinates, and one accessible node per square ("e4, white knight").
+
+use egui::{
+    Align2, Color32, CornerRadius, FontId, Id, LayerId, Order, Pos2, Rect, Sense, Stroke, Ui, Vec2,
+    WidgetInfo, accesskit,
+};
+use shakmaty::{Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
+
+use crate::pieces::PieceTextures;
+
+const LIGHT: Color32 = Color32::from_rgb(0xf0, 0xd9, 0xb5);
+const DARK: Color32 = Color32::from_rgb(0xb5, 0x88, 0x63);
+const LAST_MOVE: Color32 = Color32::from_rgba_premultiplied(0x3e, 0x50, 0x00, 0x69);
+const SELECTED: Color32 = Color32::from_rgba_premultiplied(0x0a, 0x2b, 0x0f, 0x80);
+const TARGET: Color32 = Color32::from_rgba_premultiplied(0x0a, 0x2b, 0x0f, 0x80);
+const CHECK: Color32 = Color32::from_rgba_premultiplied(0xb0, 0x10, 0x10, 0xb0);
+
+/// Pointer travel (in points) after which a press becomes a drag.
+const DRAG_THRESHOLD: f32 = 4.0;
+
+/// What the board remembers between frames.
+#[derive(Debug, Default)]
+pub struct BoardState {
+    /// Whether Black is at the bottom.
+    pub flipped: bool,
+    selected: Option<Square>,
+    /// The square where the primary button went down, and whether it was selected already.
+    pressed: Option<(Square, bool, Pos2)>,
+    /// A pawn move waiting for the player to pick the promotion piece.
+    promotion: Option<(Square, Square)>,
+}
+
+impl BoardState {
+    /// Forgets any selection, drag or pending promotion (after the position changed).
+    pub fn clear(&mut self) {
+        self.selected = None;
+        self.pressed = None;
+        self.promotion = None;
+    }
+
+    /// Whether the promotion picker is open.
+    #[must_use]
+    pub fn is_promoting(&self) -> bool {
+        self.promotion.is_some()
+    }
+}
+
+/// What the board shows this frame.
+pub struct BoardView<'a> {
+    /// The position on the board.
+    pub position: &'a Chess,
+    /// The move that led to it, highlighted.
+    pub last_move: Option<Move>,
+    /// Whether the player may move pieces now.
+    pub interactive: bool,
+}
+
+/// Shows the board in the space available and returns the move the player made, if any.
+pub fn board_ui(ui: &mut Ui, state: &mut BoardState, view: &BoardView<'_>, pieces: &PieceTextures) -> Option<Move> {
+    // Size: the largest square that fits, centred.
+    let available = ui.available_rect_before_wrap();
+    let side = available.width().min(available.height()).max(8.0 * 12.0);
+    let rect = Rect::from_center_size(available.center(), Vec2::splat(side));
+
+    // Allocate.
+    let response = ui.allocate_rect(rect, Sense::click_and_drag());
+    response.widget_info(|| WidgetInfo::labeled(accesskit::Role::Grid, view.interactive, "Chess board"));
+    let geometry = Geometry { rect, flipped: state.flipped };
+    let id = response.id;
+    if !view.interactive {
+        state.clear();
+    }
+
+    // Interact.
+    let mut played = None;
+    if view.interactive && state.promotion.is_none() {
+        played = handle_pointer(ui, state, view.position, &geometry);
+    }
+    if let Some((from, to)) = state.promotion {
+        played = promotion_picker(ui, state, view.position, &geometry, from, to, pieces).or(played);
+    }
+
+    // Paint.
+    paint(ui, state, view, &geometry, pieces);
+    describe_squares(ui, id, view.position, &geometry);
+    played
+}
+
+/// Maps squares to screen rectangles and back.
+struct Geometry {
+    rect: Rect,
+    flipped: bool,
+}
+
+impl Geometry {
+    fn square_size(&self) -> f32 {
+        self.rect.width() / 8.0
+    }
+
+    /// Column and row on screen, from the top left.
+    fn cell(&self, sq: Square) -> (usize, usize) {
+        let (file, rank) = (usize::from(sq.file()), usize::from(sq.rank()));
+        if self.flipped { (7 - file, rank) } else { (file, 7 - rank) }
+    }
+
+    fn square_rect(&self, sq: Square) -> Rect {
+        let (col, row) = self.cell(sq);
+        let s = self.square_size();
+        Rect::from_min_size(self.rect.min + Vec2::new(col as f32 * s, row as f32 * s), Vec2::splat(s))
+    }
+
+    fn square_at(&self, pos: Pos2) -> Option<Square> {
+        if !self.rect.contains(pos) {
+            return None;
+        }
+        let s = self.square_size();
+        let col = (((pos.x - self.rect.min.x) / s) as u32).min(7);
+        let row = (((pos.y - self.rect.min.y) / s) as u32).min(7);
+        let (file, rank) = if self.flipped { (7 - col, row) } else { (col, 7 - row) };
+        Some(Square::from_coords(File::new(file), Rank::new(rank)))
+    }
+}
+
+/// Where the player puts a piece to make this move: castling is shown as the king's two-step.
+fn target_square(m: Move) -> Square {
+    match m {
+        Move::Castle { king, rook } => {
+            let file = if rook.file() > king.file() { File::G } else { File::C };
+            Square::from_coords(file, king.rank())
+        }
+        _ => m.to(),
+    }
+}
+
+/// The legal moves from `from` to `to` (several when they differ by promotion piece). The king
+/// may castle by moving two squares or onto its rook.
+fn moves_between(pos: &Chess, from: Square, to: Square) -> Vec<Move> {
+    pos.legal_moves()
+        .into_iter()
+        .filter(|m| m.from() == Some(from) && (target_square(*m) == to || m.to() == to))
+        .collect()
+}
+
+fn is_own_piece(pos: &Chess, sq: Square) -> bool {
+    pos.board().color_at(sq) == Some(pos.turn())
+}
+
+/// Reads this frame's presses and releases on the board and returns a completed move.
+fn handle_pointer(ui: &Ui, state: &mut BoardState, pos: &Chess, geometry: &Geometry) -> Option<Move> {
+    let my_layer = ui.layer_id();
+    let buttons: Vec<(Pos2, bool)> = ui.input(|i| {
+        i.events
+            .iter()
+            .filter_map(|e| match e {
+                egui::Event::PointerButton { pos, button: egui::PointerButton::Primary, pressed, .. } => {
+                    Some((*pos, *pressed))
+                }
+                _ => None,
+            })
+            .collect()
+    });
+    let mut played = None;
+    for (at, pressed) in buttons {
+        let on_board = ui.ctx().layer_id_at(at).is_none_or(|layer| layer == my_layer);
+        let square = if on_board { geometry.square_at(at) } else { None };
+        if pressed {
+            played = on_press(state, pos, square, at).or(played);
+        } else if let Some((from, was_selected, _)) = state.pressed.take() {
+            played = on_release(state, pos, from, was_selected, square).or(played);
+        }
+    }
+    played
+}
+
+fn on_press(state: &mut BoardState, pos: &Chess, square: Option<Square>, at: Pos2) -> Option<Move> {
+    let square = square?;
+    if let Some(selected) = state.selected
+        && selected != square
+        && !moves_between(pos, selected, square).is_empty()
+    {
+        state.selected = None;
+        return choose(state, pos, selected, square);
+    }
+    if is_own_piece(pos, square) {
+        let was_selected = state.selected == Some(square);
+        state.selected = Some(square);
+        state.pressed = Some((square, was_selected, at));
+    } else {
+        state.selected = None;
+    }
+    None
+}
+
+fn on_release(
+    state: &mut BoardState,
+    pos: &Chess,
+    from: Square,
+    was_selected: bool,
+    square: Option<Square>,
+) -> Option<Move> {
+    match square {
+        // A click on a piece that was already selected deselects it.
+        Some(to) if to == from => {
+            if was_selected {
+                state.selected = None;
+            }
+            None
+        }
+        Some(to) if !moves_between(pos, from, to).is_empty() => {
+            state.selected = None;
+            choose(state, pos, from, to)
+        }
+        // A drop off the board or on an illegal square puts the piece back, still selected.
+        _ => None,
+    }
+}
+
+/// The move from `from` to `to`, or opens the promotion picker when there are several.
+fn choose(state: &mut BoardState, pos: &Chess, from: Square, to: Square) -> Option<Move> {
+    let moves = moves_between(pos, from, to);
+    match moves.as_slice() {
+        [m] => Some(*m),
+        [] => None,
+        _ => {
+            state.promotion = Some((from, to));
+            None
+        }
+    }
+}
+
+/// The four promotion pieces in a column over the target square, as lichess shows them.
+fn promotion_picker(
+    ui: &Ui,
+    state: &mut BoardState,
+    pos: &Chess,
+    geometry: &Geometry,
+    from: Square,
+    to: Square,
+    pieces: &PieceTextures,
+) -> Option<Move> {
+    let choices = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
+    let s = geometry.square_size();
+    let target = geometry.square_rect(to);
+    let downwards = target.center().y < geometry.rect.center().y;
+    let color = pos.turn();
+    let mut chosen = None;
+    let mut cancelled = false;
+    egui::Area::new(Id::unique("promotion-picker"))
+        .order(Order::Foreground)
+        .fixed_pos(geometry.rect.min)
+        .show(ui.ctx(), |ui| {
+            // A backdrop over the board: clicking it cancels the promotion.
+            let backdrop = ui.allocate_rect(geometry.rect, Sense::click());
+            backdrop.widget_info(|| WidgetInfo::labeled(accesskit::Role::Button, true, "Cancel promotion"));
+            ui.painter().rect_filled(geometry.rect, CornerRadius::ZERO, Color32::from_black_alpha(110));
+            for (i, role) in choices.into_iter().enumerate() {
+                let dy = if downwards { i as f32 * s } else { -(i as f32) * s };
+                let rect = target.translate(Vec2::new(0.0, dy));
+                let response = ui.allocate_rect(rect, Sense::click());
+                let label = format!("Promote to {}", role_name(role));
+                response.widget_info(|| WidgetInfo::labeled(accesskit::Role::Button, true, &label));
+                let fill = if response.hovered() { Color32::from_rgb(0xe0, 0x8a, 0x40) } else { Color32::from_gray(0xd8) };
+                ui.painter().circle_filled(rect.center(), s * 0.48, fill);
+                let texture = pieces.get(Piece { color, role });
+                ui.painter().image(texture.id(), rect.shrink(s * 0.08), UV, Color32::WHITE);
+                if response.clicked() {
+                    chosen = Some(role);
+                }
+            }
+            if backdrop.clicked() && chosen.is_none() {
+                cancelled = true;
+            }
+        });
+    if let Some(role) = chosen {
+        state.promotion = None;
+        return moves_between(pos, from, to).into_iter().find(|m| m.promotion() == Some(role));
+    }
+    if cancelled || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        state.promotion = None;
+    }
+    None
+}
+
+const UV: Rect = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
+
+fn paint(ui: &Ui, state: &BoardState, view: &BoardView<'_>, geometry: &Geometry, pieces: &PieceTextures) {
+    let painter = ui.painter_at(geometry.rect);
+    let s = geometry.square_size();
+    let pos = view.position;
+
+    for sq in Square::ALL {
+        let light = (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1;
+        painter.rect_filled(geometry.square_rect(sq), CornerRadius::ZERO, if light { LIGHT } else { DARK });
+    }
+    if let Some(m) = view.last_move {
+        for sq in [m.from(), Some(target_square(m))].into_iter().flatten() {
+            painter.rect_filled(geometry.square_rect(sq), CornerRadius::ZERO, LAST_MOVE);
+        }
+    }
+    if let Some(sq) = state.selected {
+        painter.rect_filled(geometry.square_rect(sq), CornerRadius::ZERO, SELECTED);
+    }
+    if pos.is_check()
+        && let Some(king) = pos.board().king_of(pos.turn())
+    {
+        let r = geometry.square_rect(king);
+        painter.circle_filled(r.center(), s * 0.5, CHECK);
+    }
+    paint_coordinates(&painter, geometry);
+
+    // The piece being dragged follows the pointer instead of sitting on its square.
+    let pointer = ui.input(|i| i.pointer.latest_pos());
+    let dragged = match (state.pressed, pointer) {
+        (Some((sq, _, origin)), Some(p)) if p.distance(origin) > DRAG_THRESHOLD => Some((sq, p)),
+        _ => None,
+    };
+    for (sq, piece) in pos.board().clone() {
+        if state.promotion.is_some_and(|(from, _)| from == sq) || dragged.is_some_and(|(d, _)| d == sq) {
+            continue;
+        }
+        painter.image(pieces.get(piece).id(), geometry.square_rect(sq), UV, Color32::WHITE);
+    }
+
+    if let Some(from) = state.selected {
+        for m in pos.legal_moves().into_iter().filter(|m| m.from() == Some(from)) {
+            let r = geometry.square_rect(target_square(m));
+            if m.is_capture() {
+                painter.circle_stroke(r.center(), s * 0.45, Stroke::new(s * 0.08, TARGET));
+            } else {
+                painter.circle_filled(r.center(), s * 0.15, TARGET);
+            }
+        }
+    }
+
+    if let Some((sq, p)) = dragged
+        && let Some(piece) = pos.board().piece_at(sq)
+    {
+        let layer = ui.ctx().layer_painter(LayerId::new(Order::Tooltip, Id::unique("dragged-piece")));
+        layer.image(pieces.get(piece).id(), Rect::from_center_size(p, Vec2::splat(s * 1.1)), UV, Color32::WHITE);
+        ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+    }
+}
+
+fn paint_coordinates(painter: &egui::Painter, geometry: &Geometry) {
+    let s = geometry.square_size();
+    let font = FontId::proportional((s * 0.2).clamp(8.0, 16.0));
+    let pad = s * 0.06;
+    for i in 0..8u32 {
+        let file = File::new(i);
+        let rank = Rank::new(i);
+        // Files along the bottom edge, ranks along the left edge, in the other square colour.
+        let bottom_rank = if geometry.flipped { Rank::Eighth } else { Rank::First };
+        let left_file = if geometry.flipped { File::H } else { File::A };
+        let sq = Square::from_coords(file, bottom_rank);
+        let r = geometry.square_rect(sq);
+        let colour = if (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1 { DARK } else { LIGHT };
+        painter.text(r.max - Vec2::splat(pad), Align2::RIGHT_BOTTOM, file.char(), font.clone(), colour);
+        let sq = Square::from_coords(left_file, rank);
+        let r = geometry.square_rect(sq);
+        let colour = if (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1 { DARK } else { LIGHT };
+        painter.text(r.min + Vec2::splat(pad), Align2::LEFT_TOP, rank.char(), font.clone(), colour);
+    }
+}
+
+/// One accessible node per square, labelled like "e4, white knight" or "e4, empty".
+fn describe_squares(ui: &Ui, board_id: Id, pos: &Chess, geometry: &Geometry) {
+    for sq in Square::ALL {
+        let label = square_label(pos, sq);
+        let r = geometry.square_rect(sq);
+        ui.ctx().accesskit_node_builder(board_id.with(sq as u32), |node| {
+            node.set_role(accesskit::Role::GridCell);
+            node.set_label(label);
+            node.set_bounds(accesskit::Rect {
+                x0: r.min.x.into(),
+                y0: r.min.y.into(),
+                x1: r.max.x.into(),
+                y1: r.max.y.into(),
+            });
+        });
+    }
+}
+
+/// "e4, white knight" or "e4, empty".
+#[must_use]
+pub fn square_label(pos: &Chess, sq: Square) -> String {
+    match pos.board().piece_at(sq) {
+        Some(piece) => {
+            let color = if piece.color == Color::White { "white" } else { "black" };
+            format!("{sq}, {color} {}", role_name(piece.role))
+        }
+        None => format!("{sq}, empty"),
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}

@@ -1,0 +1,128 @@
+//! File work off the UI thread: the native open/save dialogs, reading and writing PGN, and
+//! the ordered background writer for settings and the game in progress.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use kibitz_engine::{GameRecord, read_pgn, write_atomic};
+
+/// Asks the user for a file. The native implementation opens dialogs; tests substitute one
+/// that answers at once. Called on a worker thread, never on the UI thread.
+pub trait FilePicker: Send + Sync {
+    /// A PGN file to open, or `None` if the user cancelled.
+    fn open_pgn(&self) -> Option<PathBuf>;
+    /// Where to save a PGN file, or `None` if the user cancelled.
+    fn save_pgn(&self, suggested_name: &str) -> Option<PathBuf>;
+}
+
+/// The platform's file dialogs (XDG portal, or zenity as a fallback).
+pub struct NativePicker;
+
+impl FilePicker for NativePicker {
+    fn open_pgn(&self) -> Option<PathBuf> {
+        rfd::FileDialog::new().add_filter("PGN", &["pgn", "PGN"]).set_title("Open game").pick_file()
+    }
+
+    fn save_pgn(&self, suggested_name: &str) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .add_filter("PGN", &["pgn"])
+            .set_title("Save game")
+            .set_file_name(suggested_name)
+            .save_file()
+    }
+}
+
+/// The outcome of a background file operation.
+#[derive(Debug)]
+pub enum FileEvent {
+    /// A game was read (or failed to be).
+    Opened(PathBuf, Result<GameRecord, String>),
+    /// A game was written (or failed to be).
+    Saved(PathBuf, Result<(), String>),
+    /// A write of the user's own data (settings, game in progress) failed.
+    WriteFailed(PathBuf, String),
+}
+
+/// Runs file operations on worker threads and reports back through a channel.
+pub struct Files {
+    picker: Arc<dyn FilePicker>,
+    events_tx: Sender<FileEvent>,
+    events: Receiver<FileEvent>,
+    writer: Sender<(PathBuf, Vec<u8>)>,
+    notify: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl Files {
+    /// Starts the background writer. `notify` wakes the UI when something is reported.
+    pub fn new(picker: Arc<dyn FilePicker>, notify: Arc<dyn Fn() + Send + Sync>) -> Self {
+        let (events_tx, events) = unbounded();
+        let (writer, jobs) = unbounded::<(PathBuf, Vec<u8>)>();
+        let failures = events_tx.clone();
+        let wake = notify.clone();
+        std::thread::Builder::new()
+            .name("kibitz-writer".into())
+            .spawn(move || {
+                for (path, bytes) in jobs {
+                    if let Err(e) = write_atomic(&path, &bytes) {
+                        let _ = failures.send(FileEvent::WriteFailed(path, e.to_string()));
+                        wake();
+                    }
+                }
+            })
+            .ok();
+        Files { picker, events_tx, events, writer, notify }
+    }
+
+    /// Writes a file atomically on the writer thread; writes happen in the order asked.
+    pub fn write(&self, path: PathBuf, bytes: Vec<u8>) {
+        let _ = self.writer.send((path, bytes));
+    }
+
+    /// Asks for a PGN file and reads its first game, in the background.
+    pub fn open_game(&self) {
+        let picker = self.picker.clone();
+        self.spawn(move || picker.open_pgn().map(|path| {
+            let game = read_game_file(&path);
+            FileEvent::Opened(path, game)
+        }));
+    }
+
+    /// Asks where to save and writes the PGN there, in the background.
+    pub fn save_game(&self, pgn: String, suggested_name: String) {
+        let picker = self.picker.clone();
+        self.spawn(move || picker.save_pgn(&suggested_name).map(|path| {
+            let result = write_atomic(&path, pgn.as_bytes()).map_err(|e| e.to_string());
+            FileEvent::Saved(path, result)
+        }));
+    }
+
+    /// The next finished operation, if any.
+    pub fn try_recv(&self) -> Option<FileEvent> {
+        self.events.try_recv().ok()
+    }
+
+    fn spawn(&self, job: impl FnOnce() -> Option<FileEvent> + Send + 'static) {
+        let tx = self.events_tx.clone();
+        let notify = self.notify.clone();
+        let spawned = std::thread::Builder::new().name("kibitz-file".into()).spawn(move || {
+            if let Some(event) = job() {
+                let _ = tx.send(event);
+            }
+            notify();
+        });
+        if let Err(e) = spawned {
+            let _ = self.events_tx.send(FileEvent::WriteFailed(PathBuf::new(), e.to_string()));
+        }
+    }
+}
+
+/// Reads the first game of a PGN file; text that is not UTF-8 is read as Latin-1.
+fn read_game_file(path: &Path) -> Result<GameRecord, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{} cannot be read: {e}", path.display()))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
+    };
+    read_pgn(&text).map_err(|e| format!("{}: {e}", path.display()))
+}

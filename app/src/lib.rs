@@ -1,0 +1,50 @@
+//! Kibitz's desktop app: an egui board and panels that drive the in-process engine thread
+//! through typed commands and events (see `docs/ARCHITECTURE.md`).
+
+mod action;
+mod app;
+mod board;
+mod files;
+mod new_game;
+mod paths;
+mod pieces;
+mod prompts;
+mod session;
+mod settings;
+mod side_panel;
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+pub use app::{AppOptions, KibitzApp};
+pub use board::square_label;
+pub use files::FilePicker;
+pub use paths::Paths;
+pub use session::SavedGame;
+pub use settings::{ColorChoice, Settings};
+
+static PROCESS_START: OnceLock<Instant> = OnceLock::new();
+
+/// Marks the moment the process started, for the start-up trace.
+pub fn mark_process_start() {
+    PROCESS_START.get_or_init(Instant::now);
+}
+
+/// Time since [`mark_process_start`].
+#[must_use]
+pub fn process_uptime() -> Duration {
+    PROCESS_START.get_or_init(Instant::now).elapsed()
+}
+
+/// The application icon, decoded for the window.
+#[must_use]
+pub fn window_icon() -> egui::IconData {
+    let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../icons/kibitz-256.png"));
+    match image::load_from_memory_with_format(bytes, image::ImageFormat::Png) {
+        Ok(img) => {
+            let rgba = img.to_rgba8();
+            egui::IconData { width: rgba.width(), height: rgba.height(), rgba: rgba.into_raw() }
+        }
+        Err(_) => egui::IconData::default(),
+    }
+}

@@ -1,0 +1,47 @@
+//! Small modal prompts: the game is over; resume the saved game.
+
+use egui::{Context, Id, Modal, RichText};
+use kibitz_engine::GameRecord;
+
+use crate::action::Action;
+
+/// "Game over" with the reason and the result.
+pub fn game_over_ui(ctx: &Context, game: &GameRecord, actions: &mut Vec<Action>) {
+    let modal = Modal::new(Id::unique("game-over")).show(ctx, |ui| {
+        ui.set_width(320.0);
+        ui.heading("Game over");
+        let reason = game.ending().map_or_else(|| "The game has ended.".to_string(), |e| format!("{e}."));
+        ui.label(reason);
+        ui.label(RichText::new(format!("Result {}", game.result())).strong());
+        ui.horizontal(|ui| {
+            if ui.button("New game").clicked() {
+                actions.push(Action::CloseGameOver);
+                actions.push(Action::ShowNewGame);
+            }
+            if ui.button("Close").clicked() {
+                actions.push(Action::CloseGameOver);
+            }
+        });
+    });
+    if modal.should_close() {
+        actions.push(Action::CloseGameOver);
+    }
+}
+
+/// Offers to resume the game that was in progress when Kibitz last closed.
+pub fn resume_ui(ctx: &Context, game: &GameRecord, actions: &mut Vec<Action>) {
+    Modal::new(Id::unique("resume")).show(ctx, |ui| {
+        ui.set_width(340.0);
+        ui.heading("Resume your game?");
+        let moves = game.len();
+        ui.label(format!("A game of {moves} moves (plies) was in progress when Kibitz last closed."));
+        ui.horizontal(|ui| {
+            if ui.button("Resume").clicked() {
+                actions.push(Action::Resume);
+            }
+            if ui.button("Start afresh").clicked() {
+                actions.push(Action::DiscardSaved);
+            }
+        });
+    });
+}

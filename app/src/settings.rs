@@ -1,0 +1,112 @@
+//! The user's settings: one serde struct with defaults, persisted as JSON.
+
+use std::fs;
+use std::path::Path;
+
+use kibitz_engine::Level;
+use serde::{Deserialize, Serialize};
+
+/// Which colour the player asks for in a new game.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    /// The player has the white pieces.
+    #[default]
+    White,
+    /// The player has the black pieces.
+    Black,
+    /// A coin decides.
+    Random,
+}
+
+/// Everything Kibitz remembers between runs. Missing fields take their defaults, so older and
+/// newer files both load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Whether the board is shown from Black's side.
+    pub flipped: bool,
+    /// The strength chosen last.
+    pub level: Level,
+    /// The colour chosen last.
+    pub color: ColorChoice,
+    /// The window's inner size in points.
+    pub window_size: [f32; 2],
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { flipped: false, level: Level::default(), color: ColorChoice::default(), window_size: [1100.0, 760.0] }
+    }
+}
+
+impl Settings {
+    /// Loads the settings. A missing file gives the defaults silently; an unreadable or corrupt
+    /// one gives the defaults and a notice for the player, and is kept beside as `.bad` so that
+    /// nothing is lost.
+    #[must_use]
+    pub fn load(path: &Path) -> (Settings, Option<String>) {
+        let text = match fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Settings::default(), None),
+            Err(e) => {
+                return (Settings::default(), Some(format!("Settings could not be read ({e}); using the defaults.")));
+            }
+        };
+        match serde_json::from_slice::<Settings>(&text) {
+            Ok(settings) => (settings.sanitized(), None),
+            Err(e) => {
+                let bad = path.with_extension("json.bad");
+                let kept = fs::rename(path, &bad).is_ok();
+                let mut notice = format!("The settings file was damaged ({e}); using the defaults.");
+                if kept {
+                    notice.push_str(&format!(" The old file was kept as {}.", bad.display()));
+                }
+                (Settings::default(), Some(notice))
+            }
+        }
+    }
+
+    /// The settings as pretty JSON.
+    #[must_use]
+    pub fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec_pretty(self).unwrap_or_default()
+    }
+
+    /// Brings out-of-range values back into range.
+    fn sanitized(mut self) -> Settings {
+        let [w, h] = self.window_size;
+        let ok = |v: f32, lo: f32| if v.is_finite() && v >= lo { v.min(10_000.0) } else { lo.max(0.0) };
+        let default = Settings::default().window_size;
+        self.window_size = if w.is_finite() && h.is_finite() { [ok(w, 480.0), ok(h, 360.0)] } else { default };
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_fields_take_defaults_and_bad_sizes_are_clamped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        fs::write(&path, r#"{"flipped": true, "window_size": [-5, 1e30], "future": 1}"#).unwrap();
+        let (s, notice) = Settings::load(&path);
+        assert!(notice.is_none());
+        assert!(s.flipped);
+        assert_eq!(s.level, Level::default());
+        assert_eq!(s.window_size, [480.0, 10_000.0]);
+    }
+
+    #[test]
+    fn a_corrupt_file_gives_defaults_a_notice_and_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        fs::write(&path, "{\"flipped\": tru").unwrap();
+        let (s, notice) = Settings::load(&path);
+        assert_eq!(s, Settings::default());
+        assert!(notice.unwrap().contains("damaged"));
+        assert_eq!(fs::read_to_string(path.with_extension("json.bad")).unwrap(), "{\"flipped\": tru");
+    }
+}

@@ -1,0 +1,154 @@
+//! The side panel: whose turn it is, the engine's line, the move list, move entry and the
+//! game buttons.
+
+use egui::{Key, RichText, ScrollArea, TextEdit, Ui};
+use kibitz_engine::GameRecord;
+use shakmaty::{Color, Position};
+
+use crate::action::Action;
+
+/// What the side panel shows this frame.
+pub struct PanelModel<'a> {
+    /// The game.
+    pub game: &'a GameRecord,
+    /// The ply on the board (`game.len()` when live).
+    pub viewing: usize,
+    /// The player's colour.
+    pub human: Color,
+    /// The engine's current line, already formatted, while it thinks.
+    pub engine_line: Option<&'a str>,
+    /// Messages for the player.
+    pub notices: &'a [String],
+}
+
+/// The side panel's own state: the move being typed and its error.
+#[derive(Default)]
+pub struct SidePanel {
+    /// The text in the move entry field.
+    pub move_text: String,
+    /// Why the last typed move was refused.
+    pub move_error: Option<String>,
+    focus_entry: bool,
+}
+
+impl SidePanel {
+    /// Shows the panel and collects the player's actions.
+    pub fn ui(&mut self, ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {
+        for (i, notice) in model.notices.iter().enumerate() {
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(ui.visuals().warn_fg_color, notice);
+                if ui.small_button("Dismiss").clicked() {
+                    actions.push(Action::DismissNotice(i));
+                }
+            });
+        }
+        ui.heading(status_text(model));
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("New game").clicked() {
+                actions.push(Action::ShowNewGame);
+            }
+            if ui.add_enabled(!model.game.is_empty(), egui::Button::new("Take back")).clicked() {
+                actions.push(Action::TakeBack);
+            }
+            if ui.button("Flip").on_hover_text("Turn the board around (F)").clicked() {
+                actions.push(Action::Flip);
+            }
+            if ui.button("Open game").clicked() {
+                actions.push(Action::OpenGame);
+            }
+            if ui.button("Save game").clicked() {
+                actions.push(Action::SaveGame);
+            }
+        });
+        ui.separator();
+        self.move_entry(ui, model, actions);
+        ui.separator();
+        ui.label(RichText::new("Engine").strong());
+        match model.engine_line {
+            Some(line) => ui.label(RichText::new(line).monospace()),
+            None => ui.weak("Waiting for its turn."),
+        };
+        ui.separator();
+        move_list(ui, model, actions);
+    }
+
+    fn move_entry(&mut self, ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {
+        ui.horizontal(|ui| {
+            let label = ui.label("Move");
+            let edit = TextEdit::singleline(&mut self.move_text)
+                .hint_text("Nf3 or g1f3, then Enter")
+                .desired_width(160.0);
+            let response = ui.add(edit).labelled_by(label.id);
+            if self.focus_entry {
+                response.request_focus();
+                self.focus_entry = false;
+            }
+            if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+                let text = std::mem::take(&mut self.move_text);
+                if !text.trim().is_empty() {
+                    actions.push(Action::PlayText(text));
+                }
+                self.focus_entry = true;
+            }
+        });
+        if let Some(error) = &self.move_error {
+            ui.colored_label(ui.visuals().error_fg_color, error);
+        }
+        let _ = model;
+    }
+}
+
+fn status_text(model: &PanelModel<'_>) -> String {
+    let game = model.game;
+    if let Some(ending) = game.ending() {
+        return format!("{ending} ({})", game.result());
+    }
+    if game.result() != "*" {
+        return format!("Game over ({})", game.result());
+    }
+    let turn = game.position().turn();
+    let side = if turn == Color::White { "White" } else { "Black" };
+    if turn == model.human { format!("{side} to move: your turn") } else { format!("{side} to move: Kibitz is thinking") }
+}
+
+fn move_list(ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {
+    let game = model.game;
+    let start = game.start();
+    let black_first = start.turn() == Color::Black;
+    let first_number = start.fullmoves().get();
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Moves").strong());
+        if model.viewing < game.len() {
+            ui.weak(format!("viewing move {} of {}: End returns", model.viewing, game.len()));
+        }
+    });
+    ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(ui, |ui| {
+        egui::Grid::new("moves").num_columns(3).striped(true).min_col_width(24.0).show(ui, |ui| {
+            let sans = game.san_moves();
+            let offset = usize::from(black_first);
+            let rows = (sans.len() + offset).div_ceil(2);
+            for row in 0..rows {
+                ui.label(format!("{}.", first_number as usize + row));
+                for col in 0..2 {
+                    let index = (row * 2 + col).checked_sub(offset);
+                    match index.and_then(|i| sans.get(i).map(|san| (i, san))) {
+                        Some((i, san)) => {
+                            let ply = i + 1;
+                            if ui.selectable_label(model.viewing == ply, san).clicked() {
+                                let live = ply == game.len();
+                                actions.push(Action::View(if live { None } else { Some(ply) }));
+                            }
+                        }
+                        None => {
+                            ui.label(if index.is_none() { "…" } else { "" });
+                        }
+                    }
+                }
+                ui.end_row();
+            }
+        });
+        if game.result() != "*" {
+            ui.label(RichText::new(game.result()).strong());
+        }
+    });
+}

@@ -1,0 +1,266 @@
+//! The search: iterative deepening over a principal-variation alpha-beta search with
+//! quiescence, a transposition table, move ordering, check extensions, null-move pruning and
+//! late-move reductions. Scores are centipawns from the side to move's point of view.
+
+mod node;
+pub(crate) mod ordering;
+pub(crate) mod params;
+mod time;
+pub(crate) mod tt;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
+
+pub use time::allot;
+
+use crate::{Score, SearchInfo, SearchLimits};
+use ordering::OrderingTables;
+use params::{DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use time::Budget;
+use tt::TranspositionTable;
+
+/// The Zobrist hash of a position as the search and the repetition check use it.
+#[must_use]
+pub fn position_hash(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// What one search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOutcome {
+    /// The move to play; `None` only when there is no legal move.
+    pub best: Option<Move>,
+    /// The expected reply, if the principal variation has one.
+    pub ponder: Option<Move>,
+    /// The report of the last completed iteration, if any completed.
+    pub info: Option<SearchInfo>,
+    /// Nodes searched in total.
+    pub nodes: u64,
+}
+
+/// The engine's lasting state: its transposition table and move-ordering statistics. One
+/// `Engine` searches one position at a time; reuse it between moves of a game.
+pub struct Engine {
+    tt: TranspositionTable,
+    ordering: OrderingTables,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(DEFAULT_HASH_MB)
+    }
+}
+
+impl Engine {
+    /// An engine with a transposition table of about `hash_mb` megabytes (1 to 1024).
+    #[must_use]
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(hash_mb),
+            ordering: OrderingTables::default(),
+        }
+    }
+
+    /// Replaces the transposition table with one of `hash_mb` megabytes.
+    pub fn set_hash_size(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    /// Forgets everything learned from earlier searches.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.ordering.clear();
+    }
+
+    /// Searches `pos` within `limits`. `history` holds the hashes (see [`position_hash`]) of
+    /// the positions of the game before `pos`, oldest first, for repetition detection.
+    /// `on_info` receives one report per completed iteration. The search ends early when
+    /// `stop` is set.
+    pub fn search(
+        &mut self,
+        pos: &Chess,
+        history: &[u64],
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        mut on_info: impl FnMut(&SearchInfo),
+    ) -> SearchOutcome {
+        let budget = Budget::new(limits, pos.turn());
+        let moves = pos.legal_moves();
+        let Some(&first_legal) = moves.first() else {
+            return SearchOutcome {
+                best: None,
+                ponder: None,
+                info: None,
+                nodes: 0,
+            };
+        };
+        self.ordering.new_search();
+        let root_hash = position_hash(pos);
+        let mut path = history.to_vec();
+        path.push(root_hash);
+        let mut node = node::Searcher {
+            tt: &mut self.tt,
+            ordering: &mut self.ordering,
+            stop,
+            budget: &budget,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            path,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        };
+
+        let mut best = None;
+        let mut ponder = None;
+        let mut last_info = None;
+        for depth in 1..=budget.depth {
+            node.seldepth = 0;
+            let score = node.negamax(pos, root_hash, depth as i32, -INFINITY, INFINITY, 0, false);
+            if node.aborted {
+                break;
+            }
+            let pv = legal_prefix(pos, &node.pv[0]);
+            if let Some(&m) = pv.first() {
+                best = Some(m);
+                ponder = pv.get(1).copied();
+            }
+            let time = budget.elapsed();
+            let info = SearchInfo {
+                depth,
+                seldepth: node.seldepth.max(depth),
+                multipv: 1,
+                score: to_score(score),
+                nodes: node.nodes,
+                nps: nps(node.nodes, time),
+                time,
+                pv,
+            };
+            on_info(&info);
+            last_info = Some(info);
+            if budget.soft_expired() || node.out_of_nodes() || stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+
+        let best = best
+            .or_else(|| node.tt.probe(root_hash, 0).and_then(|e| e.best))
+            .filter(|m| moves.contains(m))
+            .or(Some(first_legal));
+        SearchOutcome {
+            best,
+            ponder,
+            info: last_info,
+            nodes: node.nodes,
+        }
+    }
+}
+
+/// Nodes per second, zero for no time.
+fn nps(nodes: u64, time: Duration) -> u64 {
+    let micros = time.as_micros().max(1);
+    u64::try_from(u128::from(nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
+}
+
+/// Converts an internal score to a [`Score`], mates in moves rather than plies.
+fn to_score(score: i32) -> Score {
+    if score > MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score < -MATE_BOUND {
+        Score::Mate(-(MATE + score) / 2)
+    } else {
+        Score::Cp(score)
+    }
+}
+
+/// The longest prefix of `line` that is legal from `pos`.
+fn legal_prefix(pos: &Chess, line: &[Move]) -> Vec<Move> {
+    let mut pos = pos.clone();
+    let mut legal = Vec::with_capacity(line.len());
+    for &m in line {
+        if !pos.is_legal(m) {
+            break;
+        }
+        pos.play_unchecked(m);
+        legal.push(m);
+    }
+    legal
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    use super::*;
+
+    fn pos(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().expect("test FEN parses");
+        fen.into_position(CastlingMode::Standard)
+            .expect("test FEN is legal")
+    }
+
+    fn search(fen: &str, depth: u32) -> SearchOutcome {
+        let stop = AtomicBool::new(false);
+        Engine::new(4).search(&pos(fen), &[], &SearchLimits::depth(depth), &stop, |_| {})
+    }
+
+    #[test]
+    fn mate_scores_count_moves() {
+        assert_eq!(to_score(MATE - 1), Score::Mate(1));
+        assert_eq!(to_score(MATE - 3), Score::Mate(2));
+        assert_eq!(to_score(-MATE + 2), Score::Mate(-1));
+        assert_eq!(to_score(-MATE), Score::Mate(0));
+        assert_eq!(to_score(35), Score::Cp(35));
+    }
+
+    #[test]
+    fn finds_back_rank_mate() {
+        let outcome = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
+        let info = outcome.info.expect("an iteration completed");
+        assert_eq!(info.score, Score::Mate(1));
+        assert_eq!(
+            outcome.best.map(|m| m.to().to_string()),
+            Some("a8".to_owned())
+        );
+    }
+
+    #[test]
+    fn no_legal_move_gives_no_best_move() {
+        let outcome = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
+        assert_eq!(outcome.best, None);
+    }
+
+    #[test]
+    fn takes_a_hanging_queen() {
+        let outcome = search("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4);
+        assert_eq!(
+            outcome.best.map(|m| m.to().to_string()),
+            Some("d5".to_owned())
+        );
+    }
+
+    #[test]
+    fn fixed_depth_node_count_is_deterministic() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        assert_eq!(search(fen, 4).nodes, search(fen, 4).nodes);
+    }
+
+    #[test]
+    fn stop_flag_still_gives_a_legal_move() {
+        let stop = AtomicBool::new(true);
+        let start = Chess::default();
+        let outcome = Engine::new(1).search(&start, &[], &SearchLimits::default(), &stop, |_| {});
+        let best = outcome.best.expect("a move");
+        assert!(start.is_legal(best));
+    }
+
+    #[test]
+    fn sees_a_repetition_draw() {
+        // Black is a queen down but can repeat; with the game history the engine sees the draw.
+        let start = pos("7k/8/8/8/8/8/6q1/K7 b - - 0 1");
+        let outcome = search("7k/8/8/8/8/8/6q1/K7 b - - 0 1", 2);
+        assert!(outcome.best.is_some());
+        assert!(!start.legal_moves().is_empty());
+    }
+}

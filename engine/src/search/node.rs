@@ -1,0 +1,334 @@
+//! The recursive part of the search: negamax alpha-beta with principal variation search,
+//! and quiescence search.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, FromSetup, Move, Position, Role};
+
+use super::ordering::{MovePicker, OrderingTables, is_tactical};
+use super::params::{
+    LMR_DEEP_MOVES, LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MAX_PLY, NULL_MOVE_MIN_DEPTH,
+    NULL_MOVE_REDUCTION, TIME_CHECK_INTERVAL,
+};
+use super::position_hash;
+use super::time::Budget;
+use super::tt::{Bound, Entry, TranspositionTable};
+use crate::eval::evaluate;
+
+/// The state of one running search.
+pub struct Searcher<'a> {
+    /// The transposition table, shared with later searches.
+    pub tt: &'a mut TranspositionTable,
+    /// Killers and history, shared with later searches.
+    pub ordering: &'a mut OrderingTables,
+    /// Set from outside to end the search.
+    pub stop: &'a AtomicBool,
+    /// The limits of this search.
+    pub budget: &'a Budget,
+    /// Nodes visited so far.
+    pub nodes: u64,
+    /// The deepest ply reached in the current iteration.
+    pub seldepth: u32,
+    /// Set once the search ran out of time or nodes or was stopped; its results are void.
+    pub aborted: bool,
+    /// Hashes of the game's positions and of the current line, the current node last.
+    pub path: Vec<u64>,
+    /// The triangular principal variation table: `pv[ply]` is the best line from `ply`.
+    pub pv: Vec<Vec<Move>>,
+}
+
+impl Searcher<'_> {
+    /// Whether the node budget is spent.
+    pub fn out_of_nodes(&self) -> bool {
+        self.budget.nodes.is_some_and(|limit| self.nodes >= limit)
+    }
+
+    /// Counts a node and decides whether the search must end now.
+    fn visit(&mut self, ply: usize) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.stop.load(Ordering::Relaxed)
+            || self.out_of_nodes()
+            || (self.nodes % TIME_CHECK_INTERVAL == 0 && self.budget.hard_expired())
+        {
+            self.aborted = true;
+            return true;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as u32);
+        false
+    }
+
+    /// Whether the current node (the last entry of `path`) repeats an earlier position
+    /// since the last irreversible move.
+    fn is_repetition(&self, halfmoves: u32) -> bool {
+        let last = self.path.len() - 1;
+        let current = self.path[last];
+        let window = (halfmoves as usize).min(last);
+        (4..=window)
+            .step_by(2)
+            .any(|back| self.path[last - back] == current)
+    }
+
+    /// Alpha-beta search of `pos` (whose hash is `hash` and which is `path`'s last entry) to
+    /// `depth` plies, `ply` plies from the root.
+    #[allow(clippy::too_many_arguments)]
+    pub fn negamax(
+        &mut self,
+        pos: &Chess,
+        hash: u64,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        null_before: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.visit(ply) {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        if ply > 0 {
+            if self.is_repetition(pos.halfmoves()) || pos.is_insufficient_material() {
+                return 0;
+            }
+            if pos.halfmoves() >= 100 {
+                return if in_check && pos.legal_moves().is_empty() {
+                    -MATE + ply as i32
+                } else {
+                    0
+                };
+            }
+            // Mate distance pruning: no line from here beats a mate found closer to the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+
+        let pv_node = beta - alpha > 1;
+        let entry = self.tt.probe(hash, ply);
+        if let Some(entry) = entry
+            && !pv_node
+            && entry.depth >= depth
+        {
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            };
+            if usable {
+                return entry.score;
+            }
+        }
+
+        if !pv_node
+            && !in_check
+            && !null_before
+            && ply > 0
+            && depth >= NULL_MOVE_MIN_DEPTH
+            && has_pieces(pos)
+            && evaluate(pos) >= beta
+            && let Some(null) = null_move(pos)
+        {
+            let null_hash = position_hash(&null);
+            self.path.push(null_hash);
+            let score = -self.negamax(
+                &null,
+                null_hash,
+                depth - 1 - NULL_MOVE_REDUCTION,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                true,
+            );
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                // Do not trust a mate found behind a null move.
+                return if score > MATE - MAX_PLY as i32 {
+                    beta
+                } else {
+                    score
+                };
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let turn = pos.turn();
+        let picker = self
+            .ordering
+            .order(turn, moves, ply, entry.and_then(|e| e.best));
+        let original_alpha = alpha;
+        let mut best_score = -MATE - 1;
+        let mut best_move = None;
+        for (searched, m) in picker.enumerate() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_hash = child_hash(pos, hash, m, &child);
+            self.path.push(child_hash);
+            let score = if searched == 0 {
+                -self.negamax(&child, child_hash, depth - 1, -beta, -alpha, ply + 1, false)
+            } else {
+                let quiet = !is_tactical(m) && !in_check && !child.is_check();
+                // Principal variation nodes are reduced less: their result is the one reported.
+                let reduction = if quiet && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES {
+                    i32::from(!pv_node)
+                        + i32::from(searched >= LMR_DEEP_MOVES && depth > LMR_MIN_DEPTH)
+                } else {
+                    0
+                };
+                let mut score = -self.negamax(
+                    &child,
+                    child_hash,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(
+                        &child,
+                        child_hash,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score =
+                        -self.negamax(&child, child_hash, depth - 1, -beta, -alpha, ply + 1, false);
+                }
+                score
+            };
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if !is_tactical(m) {
+                            self.ordering.reward(turn, m, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored = Entry {
+            key: hash,
+            best: best_move,
+            score: best_score,
+            depth,
+            bound,
+        };
+        self.tt.store(hash, ply, stored);
+        best_score
+    }
+
+    /// Searches captures and promotions until the position is quiet, standing pat on the
+    /// static evaluation; when in check, every evasion is searched.
+    fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.visit(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let in_check = pos.is_check();
+        let mut moves = pos.legal_moves();
+        let mut best_score;
+        if in_check {
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best_score = -MATE + ply as i32;
+        } else {
+            best_score = evaluate(pos);
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+            moves.retain(|m| is_tactical(*m));
+        }
+        for m in MovePicker::tactical(moves) {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
+    }
+}
+
+/// The hash of `child`, reached from `pos` (hash `hash`) by `m`: updated incrementally
+/// where shakmaty can, computed afresh otherwise.
+fn child_hash(pos: &Chess, hash: u64, m: Move, child: &Chess) -> u64 {
+    pos.update_zobrist_hash(Zobrist64(hash), m, EnPassantMode::Legal)
+        .map_or_else(|| position_hash(child), |z| z.0)
+}
+
+/// Whether the side to move has a piece besides pawns and king (null-move pruning is unsafe
+/// in pawn endings because of zugzwang).
+fn has_pieces(pos: &Chess) -> bool {
+    let board = pos.board();
+    let ours = board.by_color(pos.turn());
+    let pawns_and_king = board.by_role(Role::Pawn) | board.by_role(Role::King);
+    (ours & !pawns_and_king).any()
+}
+
+/// The position with the turn passed to the opponent, if that is legal.
+fn null_move(pos: &Chess) -> Option<Chess> {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.ep_square = None;
+    setup.swap_turn();
+    Chess::from_setup(setup, pos.castles().mode()).ok()
+}

@@ -1,0 +1,202 @@
+//! Move ordering: the transposition table's move first, then captures by MVV-LVA, then
+//! killer moves, then quiet moves by their history score.
+
+use shakmaty::{Color, Move, MoveList, Role};
+
+use super::params::MAX_PLY;
+
+/// The capacity of shakmaty's move list, enough for any legal position.
+const MAX_MOVES: usize = 512;
+
+/// Ordering key of the transposition table's move.
+const TT_MOVE: i32 = 3_000_000;
+/// Base ordering key of captures and promotions.
+const CAPTURE: i32 = 2_000_000;
+/// Ordering key of the first killer move; the second one gets one less.
+const KILLER: i32 = 1_000_000;
+/// History scores are kept below this so they never outrank killers.
+const HISTORY_MAX: i32 = 500_000;
+
+/// The value of a role for MVV-LVA, pawn to king.
+fn role_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight => 3,
+        Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 20,
+    }
+}
+
+/// The MVV-LVA key of a capture or promotion: the most valuable victim first, then the
+/// least valuable attacker.
+fn tactical_key(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, role_value);
+    let promotion = m.promotion().map_or(0, role_value);
+    CAPTURE + (victim + promotion) * 100 - role_value(m.role())
+}
+
+/// Whether a move changes material (and so belongs in quiescence search).
+#[must_use]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.promotion().is_some()
+}
+
+/// Killer moves and the history table, learned during search and kept between searches.
+pub struct OrderingTables {
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+}
+
+impl Default for OrderingTables {
+    fn default() -> Self {
+        OrderingTables {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 64 * 64],
+        }
+    }
+}
+
+impl OrderingTables {
+    /// Forgets everything learned.
+    pub fn clear(&mut self) {
+        self.killers.fill([None; 2]);
+        self.history.fill(0);
+    }
+
+    /// Forgets the killers, which belong to one search's plies; history is kept.
+    pub fn new_search(&mut self) {
+        self.killers.fill([None; 2]);
+        for h in &mut self.history {
+            *h /= 8;
+        }
+    }
+
+    fn history_index(color: Color, m: Move) -> usize {
+        let from = m.from().map_or(0, |sq| sq.to_usize());
+        let side = usize::from(color == Color::Black);
+        (side * 64 + from) * 64 + m.to().to_usize()
+    }
+
+    /// Records that the quiet move `m` caused a beta cutoff at `ply` with `depth` to go.
+    pub fn reward(&mut self, color: Color, m: Move, ply: usize, depth: i32) {
+        if let Some(killers) = self.killers.get_mut(ply)
+            && killers[0] != Some(m)
+        {
+            killers[1] = killers[0];
+            killers[0] = Some(m);
+        }
+        let entry = &mut self.history[Self::history_index(color, m)];
+        *entry += depth * depth;
+        if *entry >= HISTORY_MAX {
+            for h in &mut self.history {
+                *h /= 2;
+            }
+        }
+    }
+
+    /// The ordering key of `m` at `ply`; higher is searched first.
+    fn key(&self, color: Color, m: Move, ply: usize, tt_move: Option<Move>) -> i32 {
+        if tt_move == Some(m) {
+            TT_MOVE
+        } else if is_tactical(m) {
+            tactical_key(m)
+        } else if self.killers.get(ply).is_some_and(|k| k[0] == Some(m)) {
+            KILLER
+        } else if self.killers.get(ply).is_some_and(|k| k[1] == Some(m)) {
+            KILLER - 1
+        } else {
+            self.history[Self::history_index(color, m)]
+        }
+    }
+
+    /// Orders `moves` for searching at `ply`.
+    #[must_use]
+    pub fn order(
+        &self,
+        color: Color,
+        moves: MoveList,
+        ply: usize,
+        tt_move: Option<Move>,
+    ) -> MovePicker {
+        let mut keys = [0; MAX_MOVES];
+        for (key, &m) in keys.iter_mut().zip(moves.iter()) {
+            *key = self.key(color, m, ply, tt_move);
+        }
+        MovePicker {
+            moves,
+            keys,
+            next: 0,
+        }
+    }
+}
+
+/// Hands out moves best key first, sorting lazily since most nodes cut off early.
+pub struct MovePicker {
+    moves: MoveList,
+    keys: [i32; MAX_MOVES],
+    next: usize,
+}
+
+impl MovePicker {
+    /// Orders captures and promotions by MVV-LVA alone (for quiescence search).
+    #[must_use]
+    pub fn tactical(moves: MoveList) -> MovePicker {
+        let mut keys = [0; MAX_MOVES];
+        for (key, &m) in keys.iter_mut().zip(moves.iter()) {
+            *key = tactical_key(m);
+        }
+        MovePicker {
+            moves,
+            keys,
+            next: 0,
+        }
+    }
+}
+
+impl Iterator for MovePicker {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        let start = self.next;
+        if start >= self.moves.len() {
+            return None;
+        }
+        let mut best = start;
+        for i in start + 1..self.moves.len() {
+            // A strict comparison keeps generation order among equal keys: deterministic.
+            if self.keys[i] > self.keys[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(start, best);
+        self.keys.swap(start, best);
+        self.next += 1;
+        Some(self.moves[start])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    use super::*;
+
+    #[test]
+    fn tt_move_then_best_capture_first() {
+        let fen: Fen = "4k3/8/8/3q4/4P3/8/1r6/R3K3 w - - 0 1".parse().expect("FEN");
+        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("legal");
+        let tables = OrderingTables::default();
+        let moves = pos.legal_moves();
+        let quiet = moves
+            .iter()
+            .copied()
+            .find(|m| !m.is_capture())
+            .expect("a quiet move");
+        let mut picker = tables.order(pos.turn(), moves, 0, Some(quiet));
+        assert_eq!(picker.next(), Some(quiet));
+        let second = picker.next().expect("more moves");
+        assert_eq!(second.capture(), Some(Role::Queen));
+    }
+}

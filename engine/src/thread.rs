@@ -1,0 +1,315 @@
+//! The engine thread: owns an [`Engine`], takes [`Command`]s over a channel and reports
+//! [`Event`]s back, so that callers never block on a search.
+
+use std::collections::VecDeque;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use shakmaty::{Chess, Move, Position};
+
+use crate::search::{Engine, position_hash};
+use crate::{Command, Event, SearchLimits};
+
+/// What travels from the handle to the thread.
+enum Request {
+    /// A command other than `Go`.
+    Command(Command),
+    /// A search, with the flag that stops it.
+    Go {
+        id: u64,
+        limits: SearchLimits,
+        stop: Arc<AtomicBool>,
+    },
+    /// A new transposition table size in megabytes.
+    Hash(usize),
+}
+
+/// The owner's side of one engine thread. Dropping it stops the search and ends the thread.
+pub struct EngineHandle {
+    requests: Sender<Request>,
+    events: Receiver<Event>,
+    /// The stop flag of the latest `Go`; setting it ends that search.
+    current_stop: Mutex<Arc<AtomicBool>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl EngineHandle {
+    /// Spawns the engine thread; `notify` is called after every event is sent (the GUI
+    /// passes a closure that requests a repaint).
+    pub fn spawn(notify: impl Fn() + Send + Sync + 'static) -> EngineHandle {
+        let (requests, request_rx) = unbounded();
+        let (event_tx, events) = unbounded();
+        let thread = std::thread::Builder::new()
+            .name("kibitz-engine".to_owned())
+            .spawn(move || {
+                let mut worker = Worker::new(event_tx, Box::new(notify));
+                worker.run(&request_rx);
+            })
+            .ok();
+        EngineHandle {
+            requests,
+            events,
+            current_stop: Mutex::new(Arc::new(AtomicBool::new(false))),
+            thread,
+        }
+    }
+
+    /// Sends a command. `Command::Stop` also sets the stop flag at once so a running search
+    /// ends within milliseconds; a `Go` stops the previous search first.
+    pub fn send(&self, cmd: Command) {
+        let request = match cmd {
+            Command::Go { id, limits } => {
+                let stop = Arc::new(AtomicBool::new(false));
+                let mut current = self
+                    .current_stop
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                current.store(true, Ordering::Relaxed);
+                *current = Arc::clone(&stop);
+                Request::Go { id, limits, stop }
+            }
+            Command::Stop | Command::Quit => {
+                self.stop_current();
+                Request::Command(cmd)
+            }
+            other => Request::Command(other),
+        };
+        // The thread only goes away when the handle is dropped, so a failed send is moot.
+        let _ = self.requests.send(request);
+    }
+
+    /// Resizes the transposition table to `megabytes` (1 to 1024); takes effect once the
+    /// running search, if any, has ended.
+    pub fn set_hash_size(&self, megabytes: usize) {
+        let _ = self.requests.send(Request::Hash(megabytes));
+    }
+
+    /// Next event if any, never blocks.
+    pub fn try_recv(&self) -> Option<Event> {
+        self.events.try_recv().ok()
+    }
+
+    /// Waits up to `timeout` for an event.
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
+        self.events.recv_timeout(timeout).ok()
+    }
+
+    fn stop_current(&self) {
+        self.current_stop
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .store(true, Ordering::Relaxed);
+    }
+}
+
+impl Drop for EngineHandle {
+    fn drop(&mut self) {
+        self.stop_current();
+        let _ = self.requests.send(Request::Command(Command::Quit));
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The thread's side: the engine, the game to search and the way back to the owner.
+struct Worker {
+    engine: Engine,
+    start: Chess,
+    moves: Vec<Move>,
+    events: Sender<Event>,
+    notify: Box<dyn Fn() + Send + Sync>,
+    /// Requests that arrived while an infinite search waited for its stop.
+    pending: VecDeque<Request>,
+}
+
+impl Worker {
+    fn new(events: Sender<Event>, notify: Box<dyn Fn() + Send + Sync>) -> Worker {
+        Worker {
+            engine: Engine::default(),
+            start: Chess::default(),
+            moves: Vec::new(),
+            events,
+            notify,
+            pending: VecDeque::new(),
+        }
+    }
+
+    fn run(&mut self, requests: &Receiver<Request>) {
+        loop {
+            let request = match self.pending.pop_front() {
+                Some(request) => request,
+                None => match requests.recv() {
+                    Ok(request) => request,
+                    Err(_) => return,
+                },
+            };
+            match request {
+                Request::Command(Command::Quit) => return,
+                Request::Command(Command::NewGame) => self.engine.new_game(),
+                Request::Command(Command::Position { start, moves }) => {
+                    self.start = start;
+                    self.moves = moves;
+                }
+                Request::Command(Command::Stop | Command::Go { .. }) => {}
+                Request::Hash(megabytes) => self.engine.set_hash_size(megabytes),
+                Request::Go { id, limits, stop } => self.go(id, &limits, &stop, requests),
+            }
+        }
+    }
+
+    fn emit(&self, event: Event) {
+        if self.events.send(event).is_ok() {
+            (self.notify)();
+        }
+    }
+
+    /// The position to search and the hashes of the game's earlier positions. Moves from
+    /// the first illegal one on are ignored.
+    fn game(&self) -> (Chess, Vec<u64>) {
+        let mut pos = self.start.clone();
+        let mut history = Vec::with_capacity(self.moves.len());
+        for &m in &self.moves {
+            if !pos.is_legal(m) {
+                break;
+            }
+            history.push(position_hash(&pos));
+            pos.play_unchecked(m);
+        }
+        (pos, history)
+    }
+
+    fn go(
+        &mut self,
+        id: u64,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        requests: &Receiver<Request>,
+    ) {
+        let (pos, history) = self.game();
+        let events = self.events.clone();
+        let notify = &self.notify;
+        let engine = &mut self.engine;
+        let searched = catch_unwind(AssertUnwindSafe(|| {
+            engine.search(&pos, &history, limits, stop, |info| {
+                if events
+                    .send(Event::Info {
+                        id,
+                        info: info.clone(),
+                    })
+                    .is_ok()
+                {
+                    notify();
+                }
+            })
+        }));
+        let (best, ponder) = match searched {
+            Ok(outcome) => (outcome.best, outcome.ponder),
+            // A bug in the search must not take the thread down: play any legal move.
+            Err(_) => (pos.legal_moves().first().copied(), None),
+        };
+        if limits.infinite {
+            // UCI wants the best move of an infinite search only once it is stopped.
+            while !stop.load(Ordering::Relaxed) {
+                match requests.recv() {
+                    Ok(request) => self.pending.push_back(request),
+                    Err(_) => break,
+                }
+            }
+        }
+        self.emit(Event::BestMove { id, best, ponder });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+
+    fn wait_for_best(handle: &EngineHandle, id: u64) -> Option<Move> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Some(Event::BestMove { id: got, best, .. }) =
+                handle.recv_timeout(Duration::from_millis(100))
+                && got == id
+            {
+                return best;
+            }
+        }
+        panic!("no best move for search {id}");
+    }
+
+    #[test]
+    fn searches_and_reports_with_ids() {
+        let handle = EngineHandle::spawn(|| {});
+        handle.send(Command::Go {
+            id: 7,
+            limits: SearchLimits::depth(3),
+        });
+        let best = wait_for_best(&handle, 7).expect("a move");
+        assert!(Chess::default().is_legal(best));
+    }
+
+    #[test]
+    fn a_new_go_stops_the_old_one() {
+        let handle = EngineHandle::spawn(|| {});
+        let infinite = SearchLimits {
+            infinite: true,
+            ..Default::default()
+        };
+        handle.send(Command::Go {
+            id: 1,
+            limits: infinite,
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        handle.send(Command::Go {
+            id: 2,
+            limits: SearchLimits::depth(2),
+        });
+        assert!(wait_for_best(&handle, 1).is_some());
+        assert!(wait_for_best(&handle, 2).is_some());
+    }
+
+    #[test]
+    fn illegal_tail_of_moves_is_ignored() {
+        let handle = EngineHandle::spawn(|| {});
+        let start = Chess::default();
+        let e4 = start
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to().to_string() == "e4");
+        let e4 = e4.expect("e2e4 is legal");
+        // The second move is White's again: illegal, and so is everything after it.
+        handle.send(Command::Position {
+            start: start.clone(),
+            moves: vec![e4, e4, e4],
+        });
+        handle.send(Command::Go {
+            id: 3,
+            limits: SearchLimits::depth(2),
+        });
+        let best = wait_for_best(&handle, 3).expect("a move");
+        let after = start.play(e4).expect("legal");
+        assert!(after.is_legal(best));
+    }
+
+    #[test]
+    fn stop_right_after_go_still_answers() {
+        let handle = EngineHandle::spawn(|| {});
+        let infinite = SearchLimits {
+            infinite: true,
+            ..Default::default()
+        };
+        handle.send(Command::Go {
+            id: 4,
+            limits: infinite,
+        });
+        handle.send(Command::Stop);
+        assert!(wait_for_best(&handle, 4).is_some());
+    }
+}

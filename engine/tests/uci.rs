@@ -1,0 +1,190 @@
+//! Runs the real `kibitz-engine` program and talks UCI to it through pipes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Position, uci::UciMove};
+
+/// A running engine with a line reader on its output.
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz-engine"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("kibitz-engine starts");
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("engine reads stdin");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Reads lines until one starts with `prefix`, returning it and the lines before it.
+    fn expect(&self, prefix: &str, within: Duration) -> (String, Vec<String>) {
+        let deadline = Instant::now() + within;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return (line, before),
+                Ok(line) => before.push(line),
+                Err(_) => panic!("no '{prefix}' within {within:?}; got {before:?}"),
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn legal_in(pos: &Chess, bestmove_line: &str) -> bool {
+    let Some(text) = bestmove_line.split_whitespace().nth(1) else {
+        return false;
+    };
+    text.parse::<UciMove>()
+        .ok()
+        .and_then(|m| m.to_move(pos).ok())
+        .is_some()
+}
+
+#[test]
+fn full_session() {
+    let mut engine = Session::start();
+    engine.send("uci");
+    let (_, intro) = engine.expect("uciok", Duration::from_secs(5));
+    assert!(intro.contains(&"id name Kibitz 0.1".to_owned()));
+    assert!(intro.contains(&"id author The Kibitz developers".to_owned()));
+    assert!(
+        intro
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin default 16"))
+    );
+
+    engine.send("isready");
+    engine.expect("readyok", Duration::from_secs(5));
+
+    engine.send("this is garbage");
+    let (line, _) = engine.expect("info string", Duration::from_secs(5));
+    assert!(line.contains("unknown command"), "{line}");
+    engine.send("position startpos moves e2e5");
+    let (line, _) = engine.expect("info string", Duration::from_secs(5));
+    assert!(line.contains("error"), "{line}");
+    engine.send("go depth");
+    engine.expect("info string error", Duration::from_secs(5));
+    engine.send("setoption name Hash value 8");
+
+    engine.send("ucinewgame");
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go depth 4");
+    let (best, infos) = engine.expect("bestmove", Duration::from_secs(30));
+    let pos = Chess::default();
+    let after = ["e2e4", "e7e5"].iter().fold(pos, |pos, text| {
+        let m = text
+            .parse::<UciMove>()
+            .expect("uci")
+            .to_move(&pos)
+            .expect("legal");
+        pos.play(m).expect("legal")
+    });
+    assert!(legal_in(&after, &best), "{best}");
+    assert!(
+        infos
+            .iter()
+            .any(|l| l.starts_with("info depth 4 seldepth") && l.contains(" pv "))
+    );
+}
+
+#[test]
+fn infinite_search_stops_promptly_and_answers_isready() {
+    let mut engine = Session::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    engine.send("isready");
+    engine.expect("readyok", Duration::from_secs(2));
+    engine.send("stop");
+    let (best, _) = engine.expect("bestmove", Duration::from_secs(2));
+    assert!(legal_in(&Chess::default(), &best), "{best}");
+}
+
+#[test]
+fn no_legal_move_gives_null_bestmove() {
+    let mut engine = Session::start();
+    engine.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    engine.send("go depth 3");
+    let (best, _) = engine.expect("bestmove", Duration::from_secs(5));
+    assert_eq!(best, "bestmove 0000");
+}
+
+#[test]
+fn end_of_input_waits_for_the_answer() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kibitz-engine starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    writeln!(stdin, "position startpos\ngo depth 3").expect("write");
+    drop(stdin);
+    let output = child.wait_with_output().expect("engine exits");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+}
+
+#[test]
+fn bad_arguments_exit_with_code_two() {
+    for args in [
+        &["nonsense"][..],
+        &["perft"],
+        &["perft", "x"],
+        &["bench", "0"],
+        &["perft", "1", "bad fen"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_kibitz-engine"))
+            .args(args)
+            .output()
+            .expect("kibitz-engine runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(!output.stderr.is_empty());
+    }
+}
+
+#[test]
+fn perft_command_prints_the_total_last() {
+    let output = Command::new(env!("CARGO_BIN_EXE_kibitz-engine"))
+        .args(["perft", "3"])
+        .output()
+        .expect("kibitz-engine runs");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.lines().last(), Some("8902"));
+    assert_eq!(text.lines().count(), 21);
+}
