@@ -51,7 +51,7 @@ impl Searcher<'_> {
         }
         if self.stop.load(Ordering::Relaxed)
             || self.out_of_nodes()
-            || (self.nodes % TIME_CHECK_INTERVAL == 0 && self.budget.hard_expired())
+            || (self.nodes.is_multiple_of(TIME_CHECK_INTERVAL) && self.budget.hard_expired())
         {
             self.aborted = true;
             return true;
