@@ -210,7 +210,9 @@ impl KibitzApp {
                     self.start(NewGameRequest { human, level: self.level, game });
                     self.notices.push(format!("Opened {name}. You play {} from here.", color_name(human)));
                 }
-                FileEvent::Opened(_, Err(e)) => self.notices.push(format!("The game could not be opened: {e}")),
+                FileEvent::Opened(_, Err(e)) => {
+                    self.notices.push(format!("The game could not be opened: {e}"))
+                }
                 FileEvent::Saved(path, Ok(())) => self.notices.push(format!("Saved to {}.", path.display())),
                 FileEvent::Saved(path, Err(e)) => {
                     self.notices.push(format!("The game could not be saved to {}: {e}", path.display()));
@@ -230,7 +232,8 @@ impl KibitzApp {
         }
         let id = self.next_search_id;
         self.next_search_id += 1;
-        self.engine.send(Command::Position { start: self.game.start().clone(), moves: self.game.moves().to_vec() });
+        self.engine
+            .send(Command::Position { start: self.game.start().clone(), moves: self.game.moves().to_vec() });
         self.engine.send(Command::Go { id, limits: self.level.limits() });
         self.thinking = Some(Thinking { id, root: self.game.position().clone(), line: None });
     }
@@ -318,7 +321,8 @@ impl KibitzApp {
             Action::SaveGame => {
                 let mut game = self.game.clone();
                 if game.tag("White") == Some("?") {
-                    let (white, black) = if self.human == Color::White { ("Player", "Kibitz") } else { ("Kibitz", "Player") };
+                    let (white, black) =
+                        if self.human == Color::White { ("Player", "Kibitz") } else { ("Kibitz", "Player") };
                     game.set_tag("White", white);
                     game.set_tag("Black", black);
                 }

@@ -57,7 +57,12 @@ pub struct BoardView<'a> {
 }
 
 /// Shows the board in the space available and returns the move the player made, if any.
-pub fn board_ui(ui: &mut Ui, state: &mut BoardState, view: &BoardView<'_>, pieces: &PieceTextures) -> Option<Move> {
+pub fn board_ui(
+    ui: &mut Ui,
+    state: &mut BoardState,
+    view: &BoardView<'_>,
+    pieces: &PieceTextures,
+) -> Option<Move> {
     // Size: the largest square that fits, centred.
     let available = ui.available_rect_before_wrap();
     let side = available.width().min(available.height()).max(8.0 * 12.0);
@@ -260,7 +265,11 @@ fn promotion_picker(
                 let response = ui.allocate_rect(rect, Sense::click());
                 let label = format!("Promote to {}", role_name(role));
                 response.widget_info(|| WidgetInfo::labeled(accesskit::Role::Button, true, &label));
-                let fill = if response.hovered() { Color32::from_rgb(0xe0, 0x8a, 0x40) } else { Color32::from_gray(0xd8) };
+                let fill = if response.hovered() {
+                    Color32::from_rgb(0xe0, 0x8a, 0x40)
+                } else {
+                    Color32::from_gray(0xd8)
+                };
                 ui.painter().circle_filled(rect.center(), s * 0.48, fill);
                 let texture = pieces.get(Piece { color, role });
                 ui.painter().image(texture.id(), rect.shrink(s * 0.08), UV, Color32::WHITE);
@@ -337,7 +346,12 @@ fn paint(ui: &Ui, state: &BoardState, view: &BoardView<'_>, geometry: &Geometry,
         && let Some(piece) = pos.board().piece_at(sq)
     {
         let layer = ui.ctx().layer_painter(LayerId::new(Order::Tooltip, Id::unique("dragged-piece")));
-        layer.image(pieces.get(piece).id(), Rect::from_center_size(p, Vec2::splat(s * 1.1)), UV, Color32::WHITE);
+        layer.image(
+            pieces.get(piece).id(),
+            Rect::from_center_size(p, Vec2::splat(s * 1.1)),
+            UV,
+            Color32::WHITE,
+        );
         ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
     }
 }

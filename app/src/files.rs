@@ -82,19 +82,23 @@ impl Files {
     /// Asks for a PGN file and reads its first game, in the background.
     pub fn open_game(&self) {
         let picker = self.picker.clone();
-        self.spawn(move || picker.open_pgn().map(|path| {
-            let game = read_game_file(&path);
-            FileEvent::Opened(path, game)
-        }));
+        self.spawn(move || {
+            picker.open_pgn().map(|path| {
+                let game = read_game_file(&path);
+                FileEvent::Opened(path, game)
+            })
+        });
     }
 
     /// Asks where to save and writes the PGN there, in the background.
     pub fn save_game(&self, pgn: String, suggested_name: String) {
         let picker = self.picker.clone();
-        self.spawn(move || picker.save_pgn(&suggested_name).map(|path| {
-            let result = write_atomic(&path, pgn.as_bytes()).map_err(|e| e.to_string());
-            FileEvent::Saved(path, result)
-        }));
+        self.spawn(move || {
+            picker.save_pgn(&suggested_name).map(|path| {
+                let result = write_atomic(&path, pgn.as_bytes()).map_err(|e| e.to_string());
+                FileEvent::Saved(path, result)
+            })
+        });
     }
 
     /// The next finished operation, if any.

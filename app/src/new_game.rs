@@ -46,8 +46,12 @@ impl NewGameDialog {
             });
             ui.add_space(6.0);
             let label = ui.label("Start from FEN (leave empty for the initial position)");
-            ui.add(TextEdit::singleline(&mut self.fen).desired_width(f32::INFINITY).hint_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"))
-                .labelled_by(label.id);
+            ui.add(
+                TextEdit::singleline(&mut self.fen)
+                    .desired_width(f32::INFINITY)
+                    .hint_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            )
+            .labelled_by(label.id);
             if let Some(error) = &self.error {
                 ui.colored_label(ui.visuals().error_fg_color, error);
             }

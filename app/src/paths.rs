@@ -20,10 +20,9 @@ impl Paths {
             return Self::under(PathBuf::from(home));
         }
         match directories::ProjectDirs::from("io.github", "kibitz", "kibitz") {
-            Some(dirs) => Paths {
-                config_dir: dirs.config_dir().to_path_buf(),
-                data_dir: dirs.data_dir().to_path_buf(),
-            },
+            Some(dirs) => {
+                Paths { config_dir: dirs.config_dir().to_path_buf(), data_dir: dirs.data_dir().to_path_buf() }
+            }
             None => Self::under(std::env::temp_dir().join("kibitz")),
         }
     }

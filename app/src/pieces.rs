@@ -12,14 +12,25 @@ const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Ro
 
 macro_rules! png {
     ($name:literal) => {
-        include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/pieces/cburnett/", $name, ".png")).as_slice()
+        include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/pieces/cburnett/", $name, ".png"))
+            .as_slice()
     };
 }
 
 /// PNG bytes for white then black, in the order of `ROLES`.
 const PNGS: [&[u8]; 12] = [
-    png!("wP"), png!("wN"), png!("wB"), png!("wR"), png!("wQ"), png!("wK"),
-    png!("bP"), png!("bN"), png!("bB"), png!("bR"), png!("bQ"), png!("bK"),
+    png!("wP"),
+    png!("wN"),
+    png!("wB"),
+    png!("wR"),
+    png!("wQ"),
+    png!("wK"),
+    png!("bP"),
+    png!("bN"),
+    png!("bB"),
+    png!("bR"),
+    png!("bQ"),
+    png!("bK"),
 ];
 
 impl PieceTextures {

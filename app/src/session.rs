@@ -53,12 +53,20 @@ impl SavedGame {
             .map_err(|e| e.to_string())
             .and_then(|saved| saved.game().map(|game| (saved, game)));
         match parsed {
-            Ok((saved, game)) if game.ending().is_none() && game.result() == "*" => (Some((saved, game)), None),
+            Ok((saved, game)) if game.ending().is_none() && game.result() == "*" => {
+                (Some((saved, game)), None)
+            }
             Ok(_) => (None, None),
             Err(e) => {
                 let bad = path.with_extension("json.bad");
                 let _ = fs::rename(path, &bad);
-                (None, Some(format!("The saved game could not be restored ({e}); it was kept as {}.", bad.display())))
+                (
+                    None,
+                    Some(format!(
+                        "The saved game could not be restored ({e}); it was kept as {}.",
+                        bad.display()
+                    )),
+                )
             }
         }
     }

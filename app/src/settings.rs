@@ -36,7 +36,12 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { flipped: false, level: Level::default(), color: ColorChoice::default(), window_size: [1100.0, 760.0] }
+        Settings {
+            flipped: false,
+            level: Level::default(),
+            color: ColorChoice::default(),
+            window_size: [1100.0, 760.0],
+        }
     }
 }
 
@@ -50,7 +55,10 @@ impl Settings {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Settings::default(), None),
             Err(e) => {
-                return (Settings::default(), Some(format!("Settings could not be read ({e}); using the defaults.")));
+                return (
+                    Settings::default(),
+                    Some(format!("Settings could not be read ({e}); using the defaults.")),
+                );
             }
         };
         match serde_json::from_slice::<Settings>(&text) {
@@ -78,7 +86,8 @@ impl Settings {
         let [w, h] = self.window_size;
         let ok = |v: f32, lo: f32| if v.is_finite() && v >= lo { v.min(10_000.0) } else { lo.max(0.0) };
         let default = Settings::default().window_size;
-        self.window_size = if w.is_finite() && h.is_finite() { [ok(w, 480.0), ok(h, 360.0)] } else { default };
+        self.window_size =
+            if w.is_finite() && h.is_finite() { [ok(w, 480.0), ok(h, 360.0)] } else { default };
         self
     }
 }

@@ -108,7 +108,11 @@ fn status_text(model: &PanelModel<'_>) -> String {
     }
     let turn = game.position().turn();
     let side = if turn == Color::White { "White" } else { "Black" };
-    if turn == model.human { format!("{side} to move: your turn") } else { format!("{side} to move: Kibitz is thinking") }
+    if turn == model.human {
+        format!("{side} to move: your turn")
+    } else {
+        format!("{side} to move: Kibitz is thinking")
+    }
 }
 
 fn move_list(ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {

@@ -166,7 +166,8 @@ fn a_stalemate_fen_starts_finished_and_a_bad_fen_starts_nothing() {
     let mut h = app(dir.path());
     h.step();
     new_game(&mut h, "White", Some("not a position"));
-    let explained = h.query_all_by(|node| node.value().is_some_and(|v| v.starts_with("This FEN cannot be read"))).next();
+    let explained =
+        h.query_all_by(|node| node.value().is_some_and(|v| v.starts_with("This FEN cannot be read"))).next();
     assert!(explained.is_some(), "the bad FEN is explained");
     assert_eq!(h.state().game().start(), &shakmaty::Chess::default(), "nothing started");
     h.get_by_label("Cancel").click();
@@ -267,7 +268,11 @@ fn resumes_the_game_after_a_restart() {
         h.step();
         new_game(&mut h, "Black", None);
         step_until(&mut h, "the engine's first move", |app| app.game().len() == 1);
-        let reply = if h.state().game().san_moves()[0] == "e4" { ("c7, black pawn", "c5, empty") } else { ("g8, black knight", "f6, empty") };
+        let reply = if h.state().game().san_moves()[0] == "e4" {
+            ("c7, black pawn", "c5, empty")
+        } else {
+            ("g8, black knight", "f6, empty")
+        };
         click_square(&mut h, reply.0);
         click_square(&mut h, reply.1);
         assert_eq!(h.state().game().len(), 2);
@@ -297,7 +302,8 @@ fn corrupt_settings_and_saved_game_give_notices_not_crashes() {
     std::fs::create_dir_all(&paths.config_dir).unwrap();
     std::fs::create_dir_all(&paths.data_dir).unwrap();
     std::fs::write(paths.settings_file(), b"\xff\xfe{garbage").unwrap();
-    std::fs::write(paths.current_game_file(), b"{\"pgn\": \"1. e4 e5 2. Ke3\", \"human_white\": true}").unwrap();
+    std::fs::write(paths.current_game_file(), b"{\"pgn\": \"1. e4 e5 2. Ke3\", \"human_white\": true}")
+        .unwrap();
     let mut h = app(dir.path());
     h.step();
     h.step();

@@ -79,8 +79,7 @@ mod tests {
 
     fn pos(fen: &str) -> Chess {
         let fen: Fen = fen.parse().expect("test FEN parses");
-        fen.into_position(CastlingMode::Standard)
-            .expect("test FEN is legal")
+        fen.into_position(CastlingMode::Standard).expect("test FEN is legal")
     }
 
     #[test]

@@ -130,9 +130,7 @@ impl GameRecord {
     /// ```
     pub fn from_fen(fen: &str) -> Result<Self, IllegalMove> {
         let fen = fen.trim();
-        let parsed: Fen = fen
-            .parse()
-            .map_err(|e| IllegalMove(format!("This FEN cannot be read: {e}.")))?;
+        let parsed: Fen = fen.parse().map_err(|e| IllegalMove(format!("This FEN cannot be read: {e}.")))?;
         let pos: Chess = parsed
             .into_position(CastlingMode::Standard)
             .map_err(|e| IllegalMove(format!("This FEN is not a legal position: {e}.")))?;
@@ -140,10 +138,8 @@ impl GameRecord {
     }
 
     fn with_start(start: Chess, custom_start: bool) -> Self {
-        let mut tags: Vec<(String, String)> = SEVEN_TAGS
-            .iter()
-            .map(|name| (name.to_string(), "?".to_string()))
-            .collect();
+        let mut tags: Vec<(String, String)> =
+            SEVEN_TAGS.iter().map(|name| (name.to_string(), "?".to_string())).collect();
         set_in(&mut tags, "Result", "*");
         let hash = hash_of(&start);
         let mut game = GameRecord {
@@ -168,8 +164,7 @@ impl GameRecord {
     /// The start position's FEN when it is not the initial position (PGN's `FEN` tag).
     #[must_use]
     pub fn start_fen(&self) -> Option<String> {
-        self.custom_start
-            .then(|| Fen::from_position(self.start(), EnPassantMode::Legal).to_string())
+        self.custom_start.then(|| Fen::from_position(self.start(), EnPassantMode::Legal).to_string())
     }
 
     /// The current position.

@@ -31,6 +31,4 @@ pub use score::Score;
 pub use search::{Engine, SearchOutcome, allot, position_hash};
 pub use storage::write_atomic;
 pub use thread::EngineHandle;
-pub use uci::{
-    ENGINE_AUTHOR, ENGINE_NAME, UciCommand, format_bestmove, format_info, parse_line, run_uci,
-};
+pub use uci::{ENGINE_AUTHOR, ENGINE_NAME, UciCommand, format_bestmove, format_info, parse_line, run_uci};

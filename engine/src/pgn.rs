@@ -128,12 +128,7 @@ impl Visitor for GameBuilder {
         ControlFlow::Continue(Vec::new())
     }
 
-    fn tag(
-        &mut self,
-        tags: &mut Self::Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
         let name = String::from_utf8_lossy(name).into_owned();
         tags.push((name, value.decode_utf8_lossy().into_owned()));
         ControlFlow::Continue(())
@@ -174,9 +169,9 @@ impl Visitor for GameBuilder {
             .and_then(|m| game.play(m).map_err(|e| e.to_string()));
         match result {
             Ok(()) => ControlFlow::Continue(()),
-            Err(e) => ControlFlow::Break(Err(error(format!(
-                "Move {number}{dots} {san_plus} is illegal: {e}."
-            )))),
+            Err(e) => {
+                ControlFlow::Break(Err(error(format!("Move {number}{dots} {san_plus} is illegal: {e}."))))
+            }
         }
     }
 

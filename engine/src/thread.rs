@@ -19,11 +19,7 @@ enum Request {
     /// A command other than `Go`.
     Command(Command),
     /// A search, with the flag that stops it.
-    Go {
-        id: u64,
-        limits: SearchLimits,
-        stop: Arc<AtomicBool>,
-    },
+    Go { id: u64, limits: SearchLimits, stop: Arc<AtomicBool> },
     /// A new transposition table size in megabytes.
     Hash(usize),
 }
@@ -50,12 +46,7 @@ impl EngineHandle {
                 worker.run(&request_rx);
             })
             .ok();
-        EngineHandle {
-            requests,
-            events,
-            current_stop: Mutex::new(Arc::new(AtomicBool::new(false))),
-            thread,
-        }
+        EngineHandle { requests, events, current_stop: Mutex::new(Arc::new(AtomicBool::new(false))), thread }
     }
 
     /// Sends a command. `Command::Stop` also sets the stop flag at once so a running search
@@ -64,10 +55,7 @@ impl EngineHandle {
         let request = match cmd {
             Command::Go { id, limits } => {
                 let stop = Arc::new(AtomicBool::new(false));
-                let mut current = self
-                    .current_stop
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner);
+                let mut current = self.current_stop.lock().unwrap_or_else(PoisonError::into_inner);
                 current.store(true, Ordering::Relaxed);
                 *current = Arc::clone(&stop);
                 Request::Go { id, limits, stop }
@@ -99,10 +87,7 @@ impl EngineHandle {
     }
 
     fn stop_current(&self) {
-        self.current_stop
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .store(true, Ordering::Relaxed);
+        self.current_stop.lock().unwrap_or_else(PoisonError::into_inner).store(true, Ordering::Relaxed);
     }
 }
 
@@ -183,26 +168,14 @@ impl Worker {
         (pos, history)
     }
 
-    fn go(
-        &mut self,
-        id: u64,
-        limits: &SearchLimits,
-        stop: &AtomicBool,
-        requests: &Receiver<Request>,
-    ) {
+    fn go(&mut self, id: u64, limits: &SearchLimits, stop: &AtomicBool, requests: &Receiver<Request>) {
         let (pos, history) = self.game();
         let events = self.events.clone();
         let notify = &self.notify;
         let engine = &mut self.engine;
         let searched = catch_unwind(AssertUnwindSafe(|| {
             engine.search(&pos, &history, limits, stop, |info| {
-                if events
-                    .send(Event::Info {
-                        id,
-                        info: info.clone(),
-                    })
-                    .is_ok()
-                {
+                if events.send(Event::Info { id, info: info.clone() }).is_ok() {
                     notify();
                 }
             })
@@ -247,10 +220,7 @@ mod tests {
     #[test]
     fn searches_and_reports_with_ids() {
         let handle = EngineHandle::spawn(|| {});
-        handle.send(Command::Go {
-            id: 7,
-            limits: SearchLimits::depth(3),
-        });
+        handle.send(Command::Go { id: 7, limits: SearchLimits::depth(3) });
         let best = wait_for_best(&handle, 7).expect("a move");
         assert!(Chess::default().is_legal(best));
     }
@@ -258,19 +228,10 @@ mod tests {
     #[test]
     fn a_new_go_stops_the_old_one() {
         let handle = EngineHandle::spawn(|| {});
-        let infinite = SearchLimits {
-            infinite: true,
-            ..Default::default()
-        };
-        handle.send(Command::Go {
-            id: 1,
-            limits: infinite,
-        });
+        let infinite = SearchLimits { infinite: true, ..Default::default() };
+        handle.send(Command::Go { id: 1, limits: infinite });
         std::thread::sleep(Duration::from_millis(50));
-        handle.send(Command::Go {
-            id: 2,
-            limits: SearchLimits::depth(2),
-        });
+        handle.send(Command::Go { id: 2, limits: SearchLimits::depth(2) });
         assert!(wait_for_best(&handle, 1).is_some());
         assert!(wait_for_best(&handle, 2).is_some());
     }
@@ -279,20 +240,11 @@ mod tests {
     fn illegal_tail_of_moves_is_ignored() {
         let handle = EngineHandle::spawn(|| {});
         let start = Chess::default();
-        let e4 = start
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.to().to_string() == "e4");
+        let e4 = start.legal_moves().into_iter().find(|m| m.to().to_string() == "e4");
         let e4 = e4.expect("e2e4 is legal");
         // The second move is White's again: illegal, and so is everything after it.
-        handle.send(Command::Position {
-            start: start.clone(),
-            moves: vec![e4, e4, e4],
-        });
-        handle.send(Command::Go {
-            id: 3,
-            limits: SearchLimits::depth(2),
-        });
+        handle.send(Command::Position { start: start.clone(), moves: vec![e4, e4, e4] });
+        handle.send(Command::Go { id: 3, limits: SearchLimits::depth(2) });
         let best = wait_for_best(&handle, 3).expect("a move");
         let after = start.play(e4).expect("legal");
         assert!(after.is_legal(best));
@@ -301,14 +253,8 @@ mod tests {
     #[test]
     fn stop_right_after_go_still_answers() {
         let handle = EngineHandle::spawn(|| {});
-        let infinite = SearchLimits {
-            infinite: true,
-            ..Default::default()
-        };
-        handle.send(Command::Go {
-            id: 4,
-            limits: infinite,
-        });
+        let infinite = SearchLimits { infinite: true, ..Default::default() };
+        handle.send(Command::Go { id: 4, limits: infinite });
         handle.send(Command::Stop);
         assert!(wait_for_best(&handle, 4).is_some());
     }

@@ -78,11 +78,7 @@ pub fn run_uci() {
     // The id of the latest search that printed its best move.
     let answered = Arc::new(AtomicU64::new(0));
     let printer = {
-        let (handle, done, answered) = (
-            Arc::clone(&handle),
-            Arc::clone(&done),
-            Arc::clone(&answered),
-        );
+        let (handle, done, answered) = (Arc::clone(&handle), Arc::clone(&done), Arc::clone(&answered));
         std::thread::spawn(move || print_events(&handle, &done, &answered))
     };
 
@@ -95,29 +91,19 @@ pub fn run_uci() {
             UciCommand::Uci => {
                 say(&format!("id name {ENGINE_NAME}"));
                 say(&format!("id author {ENGINE_AUTHOR}"));
-                say(&format!(
-                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
-                ));
+                say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
                 say("uciok");
             }
             UciCommand::IsReady => say("readyok"),
             UciCommand::NewGame => {
                 handle.send(Command::NewGame);
-                handle.send(Command::Position {
-                    start: shakmaty::Chess::default(),
-                    moves: Vec::new(),
-                });
+                handle.send(Command::Position { start: shakmaty::Chess::default(), moves: Vec::new() });
             }
-            UciCommand::Position { start, moves } => {
-                handle.send(Command::Position { start, moves })
-            }
+            UciCommand::Position { start, moves } => handle.send(Command::Position { start, moves }),
             UciCommand::Go(limits) => {
                 last_id += 1;
                 infinite = limits.infinite;
-                handle.send(Command::Go {
-                    id: last_id,
-                    limits,
-                });
+                handle.send(Command::Go { id: last_id, limits });
             }
             UciCommand::Stop => handle.send(Command::Stop),
             UciCommand::Quit => {
@@ -169,11 +155,7 @@ mod tests {
     fn formats_info_and_bestmove() {
         let pos = Chess::default();
         let moves = pos.legal_moves();
-        let e4 = moves
-            .iter()
-            .copied()
-            .find(|m| uci_move(*m) == "e2e4")
-            .expect("e2e4");
+        let e4 = moves.iter().copied().find(|m| uci_move(*m) == "e2e4").expect("e2e4");
         let info = SearchInfo {
             depth: 3,
             seldepth: 5,
@@ -189,10 +171,7 @@ mod tests {
             "info depth 3 seldepth 5 multipv 1 score mate -2 nodes 100 nps 2000 time 50 pv e2e4"
         );
         assert_eq!(format_bestmove(Some(e4), None), "bestmove e2e4");
-        assert_eq!(
-            format_bestmove(Some(e4), Some(e4)),
-            "bestmove e2e4 ponder e2e4"
-        );
+        assert_eq!(format_bestmove(Some(e4), Some(e4)), "bestmove e2e4 ponder e2e4");
         assert_eq!(format_bestmove(None, None), "bestmove 0000");
     }
 }

@@ -8,14 +8,8 @@ use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen};
 /// The largest expected count checked here.
 const MAX_NODES: u64 = 5_000_000;
 
-const STANDARD: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/data/perft/standard.epd"
-);
-const TRICKY: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/data/perft/tricky.perft"
-);
+const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/standard.epd");
+const TRICKY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/tricky.perft");
 
 fn position(fen: &str, mode: CastlingMode) -> Chess {
     let parsed: Fen = fen.parse().unwrap_or_else(|e| panic!("bad FEN {fen}: {e}"));
@@ -37,8 +31,7 @@ fn check(name: &str, pos: &Chess, depth: u32, expected: u64) -> bool {
 
 #[test]
 fn standard_epd() {
-    let text =
-        std::fs::read_to_string(STANDARD).expect("shared/data/perft/standard.epd is readable");
+    let text = std::fs::read_to_string(STANDARD).expect("shared/data/perft/standard.epd is readable");
     let mut positions = 0;
     let mut counts = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -71,11 +64,7 @@ fn tricky_perft() {
             // X-FEN and Shredder-FEN castling (a castling rook off the a/h files, or given by
             // file letter) needs Chess960 castling rules; shakmaty reads those in that mode.
             let chess960 = id.starts_with("xfen-") || id == "hside-rook-blocks-aside-castling";
-            let mode = if chess960 {
-                CastlingMode::Chess960
-            } else {
-                CastlingMode::Standard
-            };
+            let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
             pos = Some(position(fen, mode));
             positions += 1;
         } else if let Some(rest) = line.strip_prefix("perft ") {

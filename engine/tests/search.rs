@@ -6,10 +6,7 @@ use std::time::Duration;
 use kibitz_engine::{Engine, Score, SearchInfo, SearchLimits, SearchOutcome};
 use shakmaty::{CastlingMode, Chess, Position, PositionError, fen::Fen};
 
-const STANDARD: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/data/perft/standard.epd"
-);
+const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/standard.epd");
 
 fn position(fen: &str) -> Chess {
     let parsed: Fen = fen.parse().unwrap_or_else(|e| panic!("bad FEN {fen}: {e}"));
@@ -39,11 +36,7 @@ fn assert_mate(fen: &str, moves: i32, depth: u32) {
 #[test]
 fn finds_mate_in_one() {
     assert_mate("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, 4);
-    assert_mate(
-        "rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
-        1,
-        4,
-    );
+    assert_mate("rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1, 4);
 }
 
 #[test]
@@ -63,8 +56,7 @@ fn sees_being_mated() {
 
 #[test]
 fn never_returns_an_illegal_move() {
-    let text =
-        std::fs::read_to_string(STANDARD).expect("shared/data/perft/standard.epd is readable");
+    let text = std::fs::read_to_string(STANDARD).expect("shared/data/perft/standard.epd is readable");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()).step_by(4) {
         let fen = line.split(';').next().unwrap_or_default().trim();

@@ -31,11 +31,7 @@ impl Session {
                 }
             }
         });
-        Session {
-            child,
-            stdin,
-            lines,
-        }
+        Session { child, stdin, lines }
     }
 
     fn send(&mut self, line: &str) {
@@ -69,10 +65,7 @@ fn legal_in(pos: &Chess, bestmove_line: &str) -> bool {
     let Some(text) = bestmove_line.split_whitespace().nth(1) else {
         return false;
     };
-    text.parse::<UciMove>()
-        .ok()
-        .and_then(|m| m.to_move(pos).ok())
-        .is_some()
+    text.parse::<UciMove>().ok().and_then(|m| m.to_move(pos).ok()).is_some()
 }
 
 #[test]
@@ -82,11 +75,7 @@ fn full_session() {
     let (_, intro) = engine.expect("uciok", Duration::from_secs(5));
     assert!(intro.contains(&"id name Kibitz 0.1".to_owned()));
     assert!(intro.contains(&"id author The Kibitz developers".to_owned()));
-    assert!(
-        intro
-            .iter()
-            .any(|l| l.starts_with("option name Hash type spin default 16"))
-    );
+    assert!(intro.iter().any(|l| l.starts_with("option name Hash type spin default 16")));
 
     engine.send("isready");
     engine.expect("readyok", Duration::from_secs(5));
@@ -107,19 +96,11 @@ fn full_session() {
     let (best, infos) = engine.expect("bestmove", Duration::from_secs(30));
     let pos = Chess::default();
     let after = ["e2e4", "e7e5"].iter().fold(pos, |pos, text| {
-        let m = text
-            .parse::<UciMove>()
-            .expect("uci")
-            .to_move(&pos)
-            .expect("legal");
+        let m = text.parse::<UciMove>().expect("uci").to_move(&pos).expect("legal");
         pos.play(m).expect("legal")
     });
     assert!(legal_in(&after, &best), "{best}");
-    assert!(
-        infos
-            .iter()
-            .any(|l| l.starts_with("info depth 4 seldepth") && l.contains(" pv "))
-    );
+    assert!(infos.iter().any(|l| l.starts_with("info depth 4 seldepth") && l.contains(" pv ")));
 }
 
 #[test]
@@ -161,13 +142,8 @@ fn end_of_input_waits_for_the_answer() {
 
 #[test]
 fn bad_arguments_exit_with_code_two() {
-    for args in [
-        &["nonsense"][..],
-        &["perft"],
-        &["perft", "x"],
-        &["bench", "0"],
-        &["perft", "1", "bad fen"],
-    ] {
+    for args in [&["nonsense"][..], &["perft"], &["perft", "x"], &["bench", "0"], &["perft", "1", "bad fen"]]
+    {
         let output = Command::new(env!("CARGO_BIN_EXE_kibitz-engine"))
             .args(args)
             .output()

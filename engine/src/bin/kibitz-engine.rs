@@ -66,18 +66,11 @@ fn run_perft(args: &[String]) -> Result<(), String> {
     };
     let started = Instant::now();
     let split = divide(&pos, depth);
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        split.iter().map(|(_, n)| n).sum()
-    };
+    let total: u64 = if depth == 0 { 1 } else { split.iter().map(|(_, n)| n).sum() };
     for (m, nodes) in &split {
         println!("{}: {nodes}", m.to_uci(CastlingMode::Standard));
     }
-    eprintln!(
-        "perft {depth}: {total} nodes in {:.3} s",
-        started.elapsed().as_secs_f64()
-    );
+    eprintln!("perft {depth}: {total} nodes in {:.3} s", started.elapsed().as_secs_f64());
     println!("{total}");
     Ok(())
 }
@@ -85,8 +78,6 @@ fn run_perft(args: &[String]) -> Result<(), String> {
 fn parse_depth(text: &str, min: u32, max: u32) -> Result<u32, String> {
     match text.parse::<u32>() {
         Ok(depth) if (min..=max).contains(&depth) => Ok(depth),
-        _ => Err(format!(
-            "bad depth '{text}': expected a whole number from {min} to {max}"
-        )),
+        _ => Err(format!("bad depth '{text}': expected a whole number from {min} to {max}")),
     }
 }

@@ -57,10 +57,7 @@ impl Engine {
     /// An engine with a transposition table of about `hash_mb` megabytes (1 to 1024).
     #[must_use]
     pub fn new(hash_mb: usize) -> Engine {
-        Engine {
-            tt: TranspositionTable::new(hash_mb),
-            ordering: OrderingTables::default(),
-        }
+        Engine { tt: TranspositionTable::new(hash_mb), ordering: OrderingTables::default() }
     }
 
     /// Replaces the transposition table with one of `hash_mb` megabytes.
@@ -89,12 +86,7 @@ impl Engine {
         let budget = Budget::new(limits, pos.turn());
         let moves = pos.legal_moves();
         let Some(&first_legal) = moves.first() else {
-            return SearchOutcome {
-                best: None,
-                ponder: None,
-                info: None,
-                nodes: 0,
-            };
+            return SearchOutcome { best: None, ponder: None, info: None, nodes: 0 };
         };
         self.ordering.new_search();
         let root_hash = position_hash(pos);
@@ -148,12 +140,7 @@ impl Engine {
             .or_else(|| node.tt.probe(root_hash, 0).and_then(|e| e.best))
             .filter(|m| moves.contains(m))
             .or(Some(first_legal));
-        SearchOutcome {
-            best,
-            ponder,
-            info: last_info,
-            nodes: node.nodes,
-        }
+        SearchOutcome { best, ponder, info: last_info, nodes: node.nodes }
     }
 }
 
@@ -196,8 +183,7 @@ mod tests {
 
     fn pos(fen: &str) -> Chess {
         let fen: Fen = fen.parse().expect("test FEN parses");
-        fen.into_position(CastlingMode::Standard)
-            .expect("test FEN is legal")
+        fen.into_position(CastlingMode::Standard).expect("test FEN is legal")
     }
 
     fn search(fen: &str, depth: u32) -> SearchOutcome {
@@ -219,10 +205,7 @@ mod tests {
         let outcome = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
         let info = outcome.info.expect("an iteration completed");
         assert_eq!(info.score, Score::Mate(1));
-        assert_eq!(
-            outcome.best.map(|m| m.to().to_string()),
-            Some("a8".to_owned())
-        );
+        assert_eq!(outcome.best.map(|m| m.to().to_string()), Some("a8".to_owned()));
     }
 
     #[test]
@@ -234,10 +217,7 @@ mod tests {
     #[test]
     fn takes_a_hanging_queen() {
         let outcome = search("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4);
-        assert_eq!(
-            outcome.best.map(|m| m.to().to_string()),
-            Some("d5".to_owned())
-        );
+        assert_eq!(outcome.best.map(|m| m.to().to_string()), Some("d5".to_owned()));
     }
 
     #[test]
@@ -257,10 +237,17 @@ mod tests {
 
     #[test]
     fn sees_a_repetition_draw() {
-        // Black is a queen down but can repeat; with the game history the engine sees the draw.
-        let start = pos("7k/8/8/8/8/8/6q1/K7 b - - 0 1");
-        let outcome = search("7k/8/8/8/8/8/6q1/K7 b - - 0 1", 2);
-        assert!(outcome.best.is_some());
-        assert!(!start.legal_moves().is_empty());
+        // Black is a queen down; Kg8 repeats a position of the game, which is a draw.
+        let root = pos("7k/8/8/8/8/8/8/KQ6 b - - 10 40");
+        let repeated = pos("6k1/8/8/8/8/8/8/KQ6 w - - 11 41");
+        let history = [position_hash(&repeated), 1, 2];
+        let stop = AtomicBool::new(false);
+        let limits = SearchLimits::depth(1);
+        let outcome = Engine::new(1).search(&root, &history, &limits, &stop, |_| {});
+        assert_eq!(outcome.best.map(|m| m.to().to_string()), Some("g8".to_owned()));
+        assert_eq!(outcome.info.map(|i| i.score), Some(Score::Cp(0)));
+        // Without that history the same move is just a move in a lost position.
+        let fresh = Engine::new(1).search(&root, &[], &limits, &stop, |_| {});
+        assert!(matches!(fresh.info.map(|i| i.score), Some(Score::Cp(cp)) if cp < -500));
     }
 }

@@ -8,8 +8,8 @@ use shakmaty::{Chess, EnPassantMode, FromSetup, Move, Position, Role};
 
 use super::ordering::{MovePicker, OrderingTables, is_tactical};
 use super::params::{
-    LMR_DEEP_MOVES, LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MAX_PLY, NULL_MOVE_MIN_DEPTH,
-    NULL_MOVE_REDUCTION, TIME_CHECK_INTERVAL,
+    LMR_DEEP_MOVES, LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MAX_PLY, NULL_MOVE_MIN_DEPTH, NULL_MOVE_REDUCTION,
+    TIME_CHECK_INTERVAL,
 };
 use super::position_hash;
 use super::time::Budget;
@@ -67,9 +67,7 @@ impl Searcher<'_> {
         let last = self.path.len() - 1;
         let current = self.path[last];
         let window = (halfmoves as usize).min(last);
-        (4..=window)
-            .step_by(2)
-            .any(|back| self.path[last - back] == current)
+        (4..=window).step_by(2).any(|back| self.path[last - back] == current)
     }
 
     /// Alpha-beta search of `pos` (whose hash is `hash` and which is `path`'s last entry) to
@@ -95,11 +93,7 @@ impl Searcher<'_> {
                 return 0;
             }
             if pos.halfmoves() >= 100 {
-                return if in_check && pos.legal_moves().is_empty() {
-                    -MATE + ply as i32
-                } else {
-                    0
-                };
+                return if in_check && pos.legal_moves().is_empty() { -MATE + ply as i32 } else { 0 };
             }
             // Mate distance pruning: no line from here beats a mate found closer to the root.
             alpha = alpha.max(-MATE + ply as i32);
@@ -160,11 +154,7 @@ impl Searcher<'_> {
             }
             if score >= beta {
                 // Do not trust a mate found behind a null move.
-                return if score > MATE - MAX_PLY as i32 {
-                    beta
-                } else {
-                    score
-                };
+                return if score > MATE - MAX_PLY as i32 { beta } else { score };
             }
         }
 
@@ -173,9 +163,7 @@ impl Searcher<'_> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let turn = pos.turn();
-        let picker = self
-            .ordering
-            .order(turn, moves, ply, entry.and_then(|e| e.best));
+        let picker = self.ordering.order(turn, moves, ply, entry.and_then(|e| e.best));
         let original_alpha = alpha;
         let mut best_score = -MATE - 1;
         let mut best_move = None;
@@ -190,8 +178,7 @@ impl Searcher<'_> {
                 let quiet = !is_tactical(m) && !in_check && !child.is_check();
                 // Principal variation nodes are reduced less: their result is the one reported.
                 let reduction = if quiet && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES {
-                    i32::from(!pv_node)
-                        + i32::from(searched >= LMR_DEEP_MOVES && depth > LMR_MIN_DEPTH)
+                    i32::from(!pv_node) + i32::from(searched >= LMR_DEEP_MOVES && depth > LMR_MIN_DEPTH)
                 } else {
                     0
                 };
@@ -205,19 +192,10 @@ impl Searcher<'_> {
                     false,
                 );
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(
-                        &child,
-                        child_hash,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        false,
-                    );
+                    score = -self.negamax(&child, child_hash, depth - 1, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if score > alpha && score < beta {
-                    score =
-                        -self.negamax(&child, child_hash, depth - 1, -beta, -alpha, ply + 1, false);
+                    score = -self.negamax(&child, child_hash, depth - 1, -beta, -alpha, ply + 1, false);
                 }
                 score
             };
@@ -251,13 +229,7 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        let stored = Entry {
-            key: hash,
-            best: best_move,
-            score: best_score,
-            depth,
-            bound,
-        };
+        let stored = Entry { key: hash, best: best_move, score: best_score, depth, bound };
         self.tt.store(hash, ply, stored);
         best_score
     }

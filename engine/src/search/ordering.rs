@@ -51,10 +51,7 @@ pub struct OrderingTables {
 
 impl Default for OrderingTables {
     fn default() -> Self {
-        OrderingTables {
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 64 * 64],
-        }
+        OrderingTables { killers: vec![[None; 2]; MAX_PLY + 1], history: vec![0; 2 * 64 * 64] }
     }
 }
 
@@ -113,22 +110,12 @@ impl OrderingTables {
 
     /// Orders `moves` for searching at `ply`.
     #[must_use]
-    pub fn order(
-        &self,
-        color: Color,
-        moves: MoveList,
-        ply: usize,
-        tt_move: Option<Move>,
-    ) -> MovePicker {
+    pub fn order(&self, color: Color, moves: MoveList, ply: usize, tt_move: Option<Move>) -> MovePicker {
         let mut keys = [0; MAX_MOVES];
         for (key, &m) in keys.iter_mut().zip(moves.iter()) {
             *key = self.key(color, m, ply, tt_move);
         }
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-        }
+        MovePicker { moves, keys, next: 0 }
     }
 }
 
@@ -147,11 +134,7 @@ impl MovePicker {
         for (key, &m) in keys.iter_mut().zip(moves.iter()) {
             *key = tactical_key(m);
         }
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-        }
+        MovePicker { moves, keys, next: 0 }
     }
 }
 
@@ -189,11 +172,7 @@ mod tests {
         let pos: Chess = fen.into_position(CastlingMode::Standard).expect("legal");
         let tables = OrderingTables::default();
         let moves = pos.legal_moves();
-        let quiet = moves
-            .iter()
-            .copied()
-            .find(|m| !m.is_capture())
-            .expect("a quiet move");
+        let quiet = moves.iter().copied().find(|m| !m.is_capture()).expect("a quiet move");
         let mut picker = tables.order(pos.turn(), moves, 0, Some(quiet));
         assert_eq!(picker.next(), Some(quiet));
         let second = picker.next().expect("more moves");

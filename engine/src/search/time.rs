@@ -5,8 +5,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use super::params::{
-    DEFAULT_MOVES_TO_GO, DEFAULT_MOVETIME, INCREMENT_SHARE, MAX_DEPTH, MOVE_OVERHEAD,
-    SOFT_LIMIT_PERCENT,
+    DEFAULT_MOVES_TO_GO, DEFAULT_MOVETIME, INCREMENT_SHARE, MAX_DEPTH, MOVE_OVERHEAD, SOFT_LIMIT_PERCENT,
 };
 use crate::SearchLimits;
 
@@ -112,11 +111,8 @@ mod tests {
 
     #[test]
     fn infinite_ignores_the_clock() {
-        let limits = SearchLimits {
-            infinite: true,
-            wtime: Some(Duration::from_millis(10)),
-            ..Default::default()
-        };
+        let limits =
+            SearchLimits { infinite: true, wtime: Some(Duration::from_millis(10)), ..Default::default() };
         assert_eq!(Budget::new(&limits, Color::White).hard, None);
     }
 }

@@ -42,9 +42,7 @@ impl TranspositionTable {
         let megabytes = megabytes.clamp(1, MAX_HASH_MB);
         let slot = std::mem::size_of::<Option<Entry>>();
         let len = (megabytes * 1024 * 1024 / slot).max(1);
-        TranspositionTable {
-            entries: vec![None; len],
-        }
+        TranspositionTable { entries: vec![None; len] }
     }
 
     /// Forgets every entry.
@@ -64,10 +62,7 @@ impl TranspositionTable {
         if entry.key != key {
             return None;
         }
-        Some(Entry {
-            score: score_from_tt(entry.score, ply),
-            ..entry
-        })
+        Some(Entry { score: score_from_tt(entry.score, ply), ..entry })
     }
 
     /// Stores a result, replacing whatever was in its slot.
@@ -75,16 +70,9 @@ impl TranspositionTable {
         let index = self.index(key);
         let best = entry.best.or_else(|| {
             // Keep the old move for the same position: it is still the best guess we have.
-            self.entries[index]
-                .filter(|old| old.key == key)
-                .and_then(|old| old.best)
+            self.entries[index].filter(|old| old.key == key).and_then(|old| old.best)
         });
-        self.entries[index] = Some(Entry {
-            key,
-            best,
-            score: score_to_tt(entry.score, ply),
-            ..entry
-        });
+        self.entries[index] = Some(Entry { key, best, score: score_to_tt(entry.score, ply), ..entry });
     }
 }
 
@@ -120,13 +108,7 @@ mod tests {
     #[test]
     fn stores_and_probes() {
         let mut tt = TranspositionTable::new(1);
-        let entry = Entry {
-            key: 0,
-            best: None,
-            score: 42,
-            depth: 3,
-            bound: Bound::Exact,
-        };
+        let entry = Entry { key: 0, best: None, score: 42, depth: 3, bound: Bound::Exact };
         tt.store(12345, 0, entry);
         let got = tt.probe(12345, 0).expect("stored entry is found");
         assert_eq!(got.score, 42);
@@ -138,13 +120,7 @@ mod tests {
     fn mate_scores_are_relative_to_the_node() {
         let mut tt = TranspositionTable::new(1);
         // Mate in 5 plies from the root, found at ply 2: mate in 3 plies from the node.
-        let entry = Entry {
-            key: 0,
-            best: None,
-            score: MATE - 5,
-            depth: 3,
-            bound: Bound::Exact,
-        };
+        let entry = Entry { key: 0, best: None, score: MATE - 5, depth: 3, bound: Bound::Exact };
         tt.store(7, 2, entry);
         assert_eq!(tt.probe(7, 4).map(|e| e.score), Some(MATE - 7));
     }

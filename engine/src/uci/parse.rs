@@ -65,10 +65,7 @@ pub fn parse_line(line: &str) -> UciCommand {
 }
 
 fn parse_position(tokens: &[&str]) -> Result<UciCommand, String> {
-    let moves_at = tokens
-        .iter()
-        .position(|&t| t == "moves")
-        .unwrap_or(tokens.len());
+    let moves_at = tokens.iter().position(|&t| t == "moves").unwrap_or(tokens.len());
     let (setup, moves) = tokens.split_at(moves_at);
     let start = match setup.split_first() {
         Some((&"startpos", [])) => Chess::default(),
@@ -85,28 +82,18 @@ fn parse_position(tokens: &[&str]) -> Result<UciCommand, String> {
     let mut played = Vec::new();
     for &text in moves.iter().skip(1) {
         let uci: UciMove = text.parse().map_err(|_| format!("bad move '{text}'"))?;
-        let m = uci
-            .to_move(&pos)
-            .map_err(|_| format!("illegal move '{text}'"))?;
+        let m = uci.to_move(&pos).map_err(|_| format!("illegal move '{text}'"))?;
         pos.play_unchecked(m);
         played.push(m);
     }
-    Ok(UciCommand::Position {
-        start,
-        moves: played,
-    })
+    Ok(UciCommand::Position { start, moves: played })
 }
 
 fn parse_go(tokens: &[&str]) -> Result<SearchLimits, String> {
     let mut limits = SearchLimits::default();
     let mut tokens = tokens.iter();
     while let Some(&key) = tokens.next() {
-        let mut value = || {
-            tokens
-                .next()
-                .copied()
-                .ok_or_else(|| format!("'{key}' needs a value"))
-        };
+        let mut value = || tokens.next().copied().ok_or_else(|| format!("'{key}' needs a value"));
         match key {
             "infinite" => limits.infinite = true,
             "wtime" => limits.wtime = Some(millis(key, value()?)?),
@@ -125,8 +112,7 @@ fn parse_go(tokens: &[&str]) -> Result<SearchLimits, String> {
 }
 
 fn number<T: std::str::FromStr>(key: &str, text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("bad value '{text}' for '{key}'"))
+    text.parse().map_err(|_| format!("bad value '{text}' for '{key}'"))
 }
 
 /// A time in milliseconds; negative values (some GUIs send them when flagging) become zero.
@@ -142,17 +128,13 @@ fn parse_setoption(tokens: &[&str]) -> Result<UciCommand, String> {
         Some((&"name", _)) => tokens[1..name_end].join(" "),
         _ => return Err("expected 'setoption name <name> [value <value>]'".to_owned()),
     };
-    let value = value_at
-        .map(|at| tokens[at + 1..].join(" "))
-        .unwrap_or_default();
+    let value = value_at.map(|at| tokens[at + 1..].join(" ")).unwrap_or_default();
     if !name.eq_ignore_ascii_case("hash") {
         return Err(format!("unknown option '{name}'"));
     }
     match value.parse::<usize>() {
         Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => Ok(UciCommand::SetHash(mb)),
-        _ => Err(format!(
-            "Hash must be a number from 1 to {MAX_HASH_MB}, not '{value}'"
-        )),
+        _ => Err(format!("Hash must be a number from 1 to {MAX_HASH_MB}, not '{value}'")),
     }
 }
 
@@ -173,25 +155,20 @@ mod tests {
 
     #[test]
     fn garbage_is_unknown() {
-        assert_eq!(
-            parse_line("xyzzy 1 2"),
-            UciCommand::Unknown("xyzzy 1 2".to_owned())
-        );
+        assert_eq!(parse_line("xyzzy 1 2"), UciCommand::Unknown("xyzzy 1 2".to_owned()));
         assert!(matches!(parse_line("\u{1F600} ä"), UciCommand::Unknown(_)));
     }
 
     #[test]
     fn positions() {
-        let UciCommand::Position { start, moves } = parse_line("position startpos moves e2e4 e7e5")
-        else {
+        let UciCommand::Position { start, moves } = parse_line("position startpos moves e2e4 e7e5") else {
             panic!("not a position");
         };
         assert_eq!(start, Chess::default());
         assert_eq!(moves.len(), 2);
-        let kiwipete = "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 moves e1g1";
-        assert!(
-            matches!(parse_line(kiwipete), UciCommand::Position { moves, .. } if moves.len() == 1)
-        );
+        let kiwipete =
+            "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 moves e1g1";
+        assert!(matches!(parse_line(kiwipete), UciCommand::Position { moves, .. } if moves.len() == 1));
         assert!(
             matches!(parse_line("position startpos"), UciCommand::Position { moves, .. } if moves.is_empty())
         );
@@ -242,22 +219,10 @@ mod tests {
 
     #[test]
     fn options() {
-        assert_eq!(
-            parse_line("setoption name Hash value 64"),
-            UciCommand::SetHash(64)
-        );
-        assert!(matches!(
-            parse_line("setoption name Hash value 0"),
-            UciCommand::Error(_)
-        ));
-        assert!(matches!(
-            parse_line("setoption name Hash"),
-            UciCommand::Error(_)
-        ));
-        assert!(matches!(
-            parse_line("setoption name Ponder value true"),
-            UciCommand::Error(_)
-        ));
+        assert_eq!(parse_line("setoption name Hash value 64"), UciCommand::SetHash(64));
+        assert!(matches!(parse_line("setoption name Hash value 0"), UciCommand::Error(_)));
+        assert!(matches!(parse_line("setoption name Hash"), UciCommand::Error(_)));
+        assert!(matches!(parse_line("setoption name Ponder value true"), UciCommand::Error(_)));
         assert!(matches!(parse_line("setoption"), UciCommand::Error(_)));
     }
 }
