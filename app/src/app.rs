@@ -63,6 +63,8 @@ pub struct KibitzApp {
     side_panel: SidePanel,
     engine: EngineHandle,
     thinking: Option<Thinking>,
+    /// The line of the engine's last finished search, shown until the next one reports.
+    last_line: Option<String>,
     next_search_id: u64,
     notices: Vec<String>,
     new_game: Option<NewGameDialog>,
@@ -127,6 +129,7 @@ impl KibitzApp {
             side_panel: SidePanel::default(),
             engine,
             thinking: None,
+            last_line: None,
             next_search_id: 1,
             notices,
             new_game: None,
@@ -193,7 +196,7 @@ impl KibitzApp {
                 }
                 Event::BestMove { id, best, .. } => {
                     if self.thinking.as_ref().is_some_and(|t| t.id == id) {
-                        self.thinking = None;
+                        self.last_line = self.thinking.take().and_then(|t| t.line);
                         match best {
                             Some(m) => self.apply_move(m),
                             None => self.notices.push("The engine found no move to play.".into()),
@@ -239,6 +242,7 @@ impl KibitzApp {
     }
 
     fn stop_engine(&mut self) {
+        self.last_line = None;
         if self.thinking.take().is_some() {
             self.engine.send(Command::Stop);
         }
@@ -459,7 +463,8 @@ impl KibitzApp {
         let mut actions = Vec::new();
         self.handle_keys(&ctx, &mut actions);
 
-        let engine_line = self.thinking.as_ref().and_then(|t| t.line.clone());
+        let engine_line =
+            self.thinking.as_ref().and_then(|t| t.line.clone()).or_else(|| self.last_line.clone());
         let model = PanelModel {
             game: &self.game,
             viewing: self.viewing(),

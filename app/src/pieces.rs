@@ -50,7 +50,6 @@ impl PieceTextures {
     }
 
     /// The texture of a piece.
-    #[must_use]
     pub fn get(&self, piece: Piece) -> &TextureHandle {
         let role = ROLES.iter().position(|&r| r == piece.role).unwrap_or(0);
         let index = role + if piece.color == Color::White { 0 } else { 6 };
