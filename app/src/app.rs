@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
-use kibitz_engine::{Command, EngineHandle, Event, GameRecord, Level, SearchInfo, write_pgn};
+use kibitz_engine::{Command, EngineHandle, Event, GameRecord, Level, SearchInfo, pgn_date_today, write_pgn};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -310,10 +310,21 @@ impl KibitzApp {
     fn apply(&mut self, action: Action) {
         match action {
             Action::ShowNewGame => self.new_game = Some(NewGameDialog::new(self.settings.color, self.level)),
-            Action::NewGame(request) => {
+            Action::NewGame(mut request) => {
                 if let Some(dialog) = &self.new_game {
                     self.settings.color = dialog.color;
                 }
+                let engine_name = format!("Kibitz ({})", request.level.label());
+                let (white, black) = match request.human {
+                    Color::White => ("Player".to_string(), engine_name),
+                    Color::Black => (engine_name, "Player".to_string()),
+                };
+                let game = &mut request.game;
+                game.set_tag("Event", "Kibitz game");
+                game.set_tag("Date", &pgn_date_today());
+                game.set_tag("Round", "-");
+                game.set_tag("White", &white);
+                game.set_tag("Black", &black);
                 self.start(request);
             }
             Action::TakeBack => self.take_back(),
@@ -323,14 +334,8 @@ impl KibitzApp {
             }
             Action::OpenGame => self.files.open_game(),
             Action::SaveGame => {
-                let mut game = self.game.clone();
-                if game.tag("White") == Some("?") {
-                    let (white, black) =
-                        if self.human == Color::White { ("Player", "Kibitz") } else { ("Kibitz", "Player") };
-                    game.set_tag("White", white);
-                    game.set_tag("Black", black);
-                }
-                self.files.save_game(write_pgn(&game), "game.pgn".into());
+                let date = self.game.tag("Date").unwrap_or("game").replace(['.', '?'], "");
+                self.files.save_game(write_pgn(&self.game), format!("kibitz-{date}.pgn"));
             }
             Action::View(ply) => self.view = ply.filter(|&p| p < self.game.len()),
             Action::PlayText(text) => self.play_text(&text),

@@ -10,8 +10,12 @@ use kibitz_app::{AppOptions, KibitzApp, Settings, mark_process_start, window_ico
 
 fn main() -> ExitCode {
     mark_process_start();
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(code) = kibitz_engine::cli::run(&all) {
+        return code;
+    }
     let mut options = AppOptions::from_env();
-    let mut args = std::env::args().skip(1);
+    let mut args = all.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--screenshot" => match args.next() {
@@ -19,7 +23,7 @@ fn main() -> ExitCode {
                 None => return usage("--screenshot needs a file name"),
             },
             "-h" | "--help" => {
-                println!("Usage: kibitz [--screenshot FILE]");
+                print!("{}", kibitz_engine::cli::usage());
                 return ExitCode::SUCCESS;
             }
             other => return usage(&format!("unknown argument {other}")),
@@ -43,6 +47,6 @@ fn main() -> ExitCode {
 }
 
 fn usage(message: &str) -> ExitCode {
-    eprintln!("kibitz: {message}\nUsage: kibitz [--screenshot FILE]");
+    eprintln!("kibitz: {message}\n{}", kibitz_engine::cli::usage());
     ExitCode::from(2)
 }

@@ -118,7 +118,7 @@ fn keyboard_entry_plays_san_and_uci_and_explains_refusals() {
     h.step();
     h.key_press(egui::Key::Enter);
     h.run_steps(2);
-    assert_eq!(h.state().game().san_moves(), ["Nf3"]);
+    assert_eq!(h.state().game().san_moves()[0], "Nf3");
     step_until(&mut h, "the engine's reply", |app| app.game().len() == 2);
     h.step();
     h.get_by_label("Move").focus();
@@ -192,7 +192,7 @@ fn promotion_offers_a_choice_of_pieces() {
     h.get_by_label("Promote to knight").click();
     h.step();
     let game = h.state().game();
-    assert_eq!(game.san_moves(), ["b8=N"]);
+    assert_eq!(game.san_moves()[0], "b8=N");
     assert_eq!(game.position().board().role_at(Square::B8), Some(Role::Knight));
 }
 
@@ -251,7 +251,8 @@ fn save_and_reopen_a_game() {
     let file = dir.path().join("saved.pgn");
     step_until(&mut h, "the saved file", |app| app.notices().iter().any(|n| n.starts_with("Saved to")));
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(text.contains("[White \"Player\"]") && text.contains("[Black \"Kibitz\"]"), "{text}");
+    assert!(text.contains("[White \"Player\"]") && text.contains("[Black \"Kibitz (Beginner)\"]"), "{text}");
+    assert!(text.contains("[Event \"Kibitz game\"]") && !text.contains("[Date \"?\"]"), "{text}");
 
     new_game(&mut h, "White", None);
     assert_eq!(h.state().game().len(), 0);

@@ -6,6 +6,7 @@
 //! sending [`Command`]s to an [`EngineHandle`] and draining its [`Event`]s.
 
 mod bench;
+pub mod cli;
 mod eval;
 mod game;
 mod level;
@@ -25,7 +26,7 @@ pub use game::{Ending, GameRecord, IllegalMove, Termination};
 pub use level::Level;
 pub use limits::SearchLimits;
 pub use perft::{divide, perft};
-pub use pgn::{PgnError, read_pgn, write_pgn};
+pub use pgn::{PgnError, pgn_date_today, read_pgn, write_pgn};
 pub use protocol::{Command, Event, SearchInfo};
 pub use score::Score;
 pub use search::{Engine, SearchOutcome, allot, position_hash};

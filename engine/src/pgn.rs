@@ -99,6 +99,34 @@ pub fn write_pgn(game: &GameRecord) -> String {
     out
 }
 
+/// Today's date in PGN's `YYYY.MM.DD` form (UTC).
+///
+/// ```
+/// let date = kibitz_engine::pgn_date_today();
+/// assert_eq!(date.len(), 10);
+/// assert_eq!(&date[4..5], ".");
+/// ```
+#[must_use]
+pub fn pgn_date_today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's method).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
 /// Reads the first game of a PGN text: its tags and its main line. Every move must be legal;
 /// the error names the first one that is not.
 ///
@@ -200,6 +228,13 @@ mod tests {
         assert_eq!(back.tag("White"), Some("Ann \"The Rook\""));
         assert_eq!(back.tag("Annotator"), Some("Kibitz"));
         assert_eq!(write_pgn(&back), text);
+    }
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_778), (2026, 11, 21));
     }
 
     #[test]
