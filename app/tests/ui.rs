@@ -211,6 +211,23 @@ fn flip_key_and_button_turn_the_board() {
     h.get_by_label("Flip").click();
     h.step();
     assert!(!h.state().is_flipped());
+    h.key_press(egui::Key::F);
+    h.step();
+    assert!(h.state().is_flipped());
+
+    // The orientation and the last strength survive a restart.
+    let file = dir.path().join("config").join("settings.json");
+    let start = Instant::now();
+    while !std::fs::read_to_string(&file).is_ok_and(|t| t.contains("\"flipped\": true")) {
+        assert!(start.elapsed() < Duration::from_secs(10), "settings were not saved");
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(h);
+    let mut h = app(dir.path());
+    h.step();
+    assert!(h.state().is_flipped());
+    assert_eq!(h.state().level(), kibitz_engine::Level::Beginner);
 }
 
 #[test]
