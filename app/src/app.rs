@@ -6,7 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
-use kibitz_engine::{Command, EngineHandle, Event, GameRecord, Level, SearchInfo, pgn_date_today, write_pgn};
+use kibitz_engine::{
+    Book, BookSettings, Choice, Command, EngineHandle, Event, GameRecord, Level, SearchInfo, pgn_date_today,
+    write_pgn,
+};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -103,6 +106,17 @@ impl KibitzApp {
 
         let repaint = ctx.clone();
         let engine = EngineHandle::spawn(move || repaint.request_repaint());
+        if settings.own_book {
+            match Book::from_bytes(DEFAULT_BOOK) {
+                Ok(book) => engine.send(Command::SetBook {
+                    book: Some(Arc::new(book)),
+                    settings: BookSettings::default(),
+                    seed: None,
+                }),
+                Err(e) => notices
+                    .push(format!("The opening book could not be read ({e}); Kibitz plays without it.")),
+            }
+        }
         let repaint = ctx.clone();
         let files = Files::new(picker, Arc::new(move || repaint.request_repaint()));
 
@@ -192,6 +206,13 @@ impl KibitzApp {
                 Event::Info { id, info } => {
                     if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
                         thinking.line = Some(format_line(&thinking.root, &info));
+                    }
+                }
+                // The panel shows whole lines only; the root move being searched is for UCI.
+                Event::CurrMove { .. } => {}
+                Event::BookMove { id, choice } => {
+                    if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
+                        thinking.line = Some(format_book(&thinking.root, &choice));
                     }
                 }
                 Event::BestMove { id, best, .. } => {
@@ -531,6 +552,17 @@ impl eframe::App for KibitzApp {
             eprintln!("kibitz: could not save settings: {e}");
         }
     }
+}
+
+/// Kibitz's default opening book, built from public master games (see `books/README.md`).
+const DEFAULT_BOOK: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../books/kibitz.kbook"));
+
+/// "Book move d4, chosen from d4 45%, e4 35%, c4 20%", in SAN.
+fn format_book(root: &Chess, choice: &Choice) -> String {
+    let san = |m: Move| shakmaty::san::San::from_move(root, m).to_string();
+    let candidates: Vec<String> =
+        choice.playable().map(|c| format!("{} {:.0}%", san(c.mv), c.probability * 100.0)).collect();
+    format!("Book move {}, chosen from {}", san(choice.mv), candidates.join(", "))
 }
 
 fn color_name(color: Color) -> &'static str {

@@ -32,6 +32,8 @@ pub struct Settings {
     pub color: ColorChoice,
     /// The window's inner size in points.
     pub window_size: [f32; 2],
+    /// Whether Kibitz plays its opening moves from its book.
+    pub own_book: bool,
 }
 
 impl Default for Settings {
@@ -41,6 +43,7 @@ impl Default for Settings {
             level: Level::default(),
             color: ColorChoice::default(),
             window_size: [1100.0, 760.0],
+            own_book: true,
         }
     }
 }

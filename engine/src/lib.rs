@@ -6,21 +6,36 @@
 //! sending [`Command`]s to an [`EngineHandle`] and draining its [`Event`]s.
 
 mod bench;
+mod book;
 pub mod cli;
+mod clock;
+mod epd;
 mod eval;
 mod game;
 mod level;
 mod limits;
 mod perft;
 mod pgn;
+pub mod policy;
 mod protocol;
+pub mod runner;
 mod score;
 mod search;
 mod storage;
 mod thread;
+mod time_control;
 mod uci;
+mod xboard;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
+pub use book::{
+    Book, BookBuilder, BookEntry, BookError, BookMode, BookSettings, BuildJob, BuildOptions, BuildProgress,
+    Candidate, Choice, CraftyWeights, Exclusion, Group, LearnFlags, LearnReport, LearnedPosition, NagImport,
+    Outcome, PlayedGame, PositionTable, PostBook, PostBookAdvice, PostBookStats, RandomType, Stats, book_key,
+    decode_move, encode_move, move_code_text, nag_value,
+};
+pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
+pub use epd::{EpdReport, EpdResult, EpdTest, run_suite};
 pub use eval::evaluate;
 pub use game::{Ending, GameRecord, IllegalMove, Termination};
 pub use level::Level;
@@ -28,8 +43,13 @@ pub use limits::SearchLimits;
 pub use perft::{divide, perft};
 pub use pgn::{PgnError, pgn_date_today, read_pgn, write_pgn};
 pub use protocol::{Command, Event, SearchInfo};
-pub use score::Score;
-pub use search::{Engine, SearchOutcome, allot, position_hash};
+pub use score::{Score, ScoreBound};
+pub use search::{Allotment, Engine, Listener, SearchOutcome, allot, position_hash};
 pub use storage::write_atomic;
 pub use thread::EngineHandle;
-pub use uci::{ENGINE_AUTHOR, ENGINE_NAME, UciCommand, format_bestmove, format_info, parse_line, run_uci};
+pub use time_control::{Stage, TimeControl, TimeControlError};
+pub use uci::{
+    ENGINE_AUTHOR, ENGINE_NAME, UciCommand, UciOption, format_bestmove, format_info, parse_line, run_uci,
+    run_uci_lines,
+};
+pub use xboard::{XboardCommand, format_thinking, parse_xboard_line, run_xboard};

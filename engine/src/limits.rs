@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use shakmaty::Move;
+
 /// The limits of one search, as UCI's `go` carries them. Empty limits mean "search until
 /// stopped" only when `infinite` is set; otherwise the engine picks a modest default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,6 +26,17 @@ pub struct SearchLimits {
     pub movestogo: Option<u32>,
     /// Search until told to stop.
     pub infinite: bool,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<u32>,
+    /// Search on the opponent's time: no deadline counts until `Command::PonderHit`, and
+    /// the best move is only reported after that (or after `Command::Stop`).
+    pub ponder: bool,
+    /// Consider only these root moves (all legal moves when empty).
+    pub searchmoves: Vec<Move>,
+    /// How many best lines to report; `None` or `Some(1)` for the usual single line.
+    pub multipv: Option<u32>,
+    /// Time kept in reserve for communication delays; `None` for the engine's default.
+    pub move_overhead: Option<Duration>,
 }
 
 impl SearchLimits {

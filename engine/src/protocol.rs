@@ -1,11 +1,12 @@
 //! The typed messages between an engine thread and its owner (the GUI, the UCI front end,
 //! the match runner).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use shakmaty::{Chess, Move};
 
-use crate::{Score, SearchLimits};
+use crate::{Book, BookSettings, Choice, Score, ScoreBound, SearchLimits};
 
 /// A request to the engine thread.
 #[derive(Clone, Debug)]
@@ -29,6 +30,22 @@ pub enum Command {
     },
     /// Stop the current search; it still reports its best move.
     Stop,
+    /// The opponent played the expected move: the running `ponder` search now counts on
+    /// the engine's own clock.
+    PonderHit,
+    /// Empty the transposition table (UCI's `Clear Hash`).
+    ClearHash,
+    /// Play from this opening book (or from none). Searches that are not analysis (not
+    /// infinite, not pondering, no `searchmoves`, no `mate`) first ask the book; when it has
+    /// no move, the search still avoids the book's avoid list.
+    SetBook {
+        /// The book, shared with whoever else reads it.
+        book: Option<Arc<Book>>,
+        /// How the book chooses.
+        settings: BookSettings,
+        /// Seeds the book's random choices, for reproducible runs; `None` seeds from the OS.
+        seed: Option<u64>,
+    },
     /// End the engine thread.
     Quit,
 }
@@ -44,12 +61,16 @@ pub struct SearchInfo {
     pub multipv: u32,
     /// The line's score, from the side to move's point of view.
     pub score: Score,
+    /// `None` when the score is exact; otherwise how it bounds the true score.
+    pub bound: Option<ScoreBound>,
     /// Nodes searched so far.
     pub nodes: u64,
     /// Nodes per second so far.
     pub nps: u64,
     /// Time spent so far.
     pub time: Duration,
+    /// How full the transposition table is, in permille.
+    pub hashfull: u32,
     /// The principal variation, legal from the searched position.
     pub pv: Vec<Move>,
 }
@@ -72,5 +93,28 @@ pub enum Event {
         best: Option<Move>,
         /// The expected reply, if the principal variation has one.
         ponder: Option<Move>,
+        /// Nodes searched in total.
+        nodes: u64,
+        /// Time spent, by the engine's clock, from `Go` to the decision.
+        time: Duration,
+    },
+    /// The book chose the move; a `BestMove` with it follows (unless the choice says to
+    /// search among the book moves, Crafty's `book random 0`).
+    BookMove {
+        /// The `id` of the `Go` this belongs to.
+        id: u64,
+        /// The move, every candidate with its probability, and why others were excluded.
+        choice: Choice,
+    },
+    /// The root move being searched, reported once a search has run for a second.
+    CurrMove {
+        /// The `id` of the `Go` this belongs to.
+        id: u64,
+        /// The iteration's depth.
+        depth: u32,
+        /// The move.
+        currmove: Move,
+        /// Its place in the root move order, from 1.
+        number: u32,
     },
 }

@@ -21,6 +21,27 @@ pub enum Score {
     Mate(i32),
 }
 
+/// How a reported score bounds the true value, when it is not exact (after an aspiration
+/// window failed and before the re-search settled it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ScoreBound {
+    /// The true score is at least this (the search failed high).
+    Lower,
+    /// The true score is at most this (the search failed low).
+    Upper,
+}
+
+impl ScoreBound {
+    /// The word UCI writes after the score: `lowerbound` or `upperbound`.
+    #[must_use]
+    pub fn to_uci(self) -> &'static str {
+        match self {
+            ScoreBound::Lower => "lowerbound",
+            ScoreBound::Upper => "upperbound",
+        }
+    }
+}
+
 impl Score {
     /// The same score seen from White's side, as Crafty prints scores.
     #[must_use]

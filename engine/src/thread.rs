@@ -6,20 +6,22 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
 use shakmaty::{Chess, Move, Position};
 
-use crate::search::{Engine, position_hash};
-use crate::{Command, Event, SearchLimits};
+use crate::search::{Engine, Listener, position_hash};
+use crate::{Book, BookSettings, Command, Event, SearchInfo, SearchLimits};
 
 /// What travels from the handle to the thread.
 enum Request {
     /// A command other than `Go`.
     Command(Command),
-    /// A search, with the flag that stops it.
-    Go { id: u64, limits: SearchLimits, stop: Arc<AtomicBool> },
+    /// A search, with the flags that stop it and that say it still ponders.
+    Go { id: u64, limits: SearchLimits, stop: Arc<AtomicBool>, pondering: Arc<AtomicBool> },
     /// A new transposition table size in megabytes.
     Hash(usize),
 }
@@ -30,6 +32,8 @@ pub struct EngineHandle {
     events: Receiver<Event>,
     /// The stop flag of the latest `Go`; setting it ends that search.
     current_stop: Mutex<Arc<AtomicBool>>,
+    /// The pondering flag of the latest `Go`; clearing it starts that search's clock.
+    current_ponder: Mutex<Arc<AtomicBool>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -46,19 +50,35 @@ impl EngineHandle {
                 worker.run(&request_rx);
             })
             .ok();
-        EngineHandle { requests, events, current_stop: Mutex::new(Arc::new(AtomicBool::new(false))), thread }
+        EngineHandle {
+            requests,
+            events,
+            current_stop: Mutex::new(Arc::new(AtomicBool::new(false))),
+            current_ponder: Mutex::new(Arc::new(AtomicBool::new(false))),
+            thread,
+        }
     }
 
     /// Sends a command. `Command::Stop` also sets the stop flag at once so a running search
-    /// ends within milliseconds; a `Go` stops the previous search first.
+    /// ends within milliseconds, and `Command::PonderHit` starts the running search's clock
+    /// at once; a `Go` stops the previous search first.
     pub fn send(&self, cmd: Command) {
         let request = match cmd {
             Command::Go { id, limits } => {
                 let stop = Arc::new(AtomicBool::new(false));
+                let pondering = Arc::new(AtomicBool::new(limits.ponder));
                 let mut current = self.current_stop.lock().unwrap_or_else(PoisonError::into_inner);
                 current.store(true, Ordering::Relaxed);
                 *current = Arc::clone(&stop);
-                Request::Go { id, limits, stop }
+                *self.current_ponder.lock().unwrap_or_else(PoisonError::into_inner) = Arc::clone(&pondering);
+                Request::Go { id, limits, stop, pondering }
+            }
+            Command::PonderHit => {
+                self.current_ponder
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .store(false, Ordering::Relaxed);
+                Request::Command(cmd)
             }
             Command::Stop | Command::Quit => {
                 self.stop_current();
@@ -110,6 +130,9 @@ struct Worker {
     notify: Box<dyn Fn() + Send + Sync>,
     /// Requests that arrived while an infinite search waited for its stop.
     pending: VecDeque<Request>,
+    /// The opening book and how it chooses.
+    book: Option<(Arc<Book>, BookSettings)>,
+    rng: StdRng,
 }
 
 impl Worker {
@@ -121,6 +144,8 @@ impl Worker {
             events,
             notify,
             pending: VecDeque::new(),
+            book: None,
+            rng: StdRng::from_os_rng(),
         }
     }
 
@@ -140,9 +165,18 @@ impl Worker {
                     self.start = start;
                     self.moves = moves;
                 }
-                Request::Command(Command::Stop | Command::Go { .. }) => {}
+                Request::Command(Command::ClearHash) => self.engine.clear_hash(),
+                Request::Command(Command::SetBook { book, settings, seed }) => {
+                    self.book = book.map(|b| (b, settings));
+                    if let Some(seed) = seed {
+                        self.rng = StdRng::seed_from_u64(seed);
+                    }
+                }
+                Request::Command(Command::Stop | Command::Go { .. } | Command::PonderHit) => {}
                 Request::Hash(megabytes) => self.engine.set_hash_size(megabytes),
-                Request::Go { id, limits, stop } => self.go(id, &limits, &stop, requests),
+                Request::Go { id, limits, stop, pondering } => {
+                    self.go(id, &limits, &stop, &pondering, requests)
+                }
             }
         }
     }
@@ -168,40 +202,90 @@ impl Worker {
         (pos, history)
     }
 
-    fn go(&mut self, id: u64, limits: &SearchLimits, stop: &AtomicBool, requests: &Receiver<Request>) {
+    fn go(
+        &mut self,
+        id: u64,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        pondering: &AtomicBool,
+        requests: &Receiver<Request>,
+    ) {
         let (pos, history) = self.game();
-        let events = self.events.clone();
-        let notify = &self.notify;
-        let engine = &mut self.engine;
-        let searched = catch_unwind(AssertUnwindSafe(|| {
-            engine.search(&pos, &history, limits, stop, |info| {
-                if events.send(Event::Info { id, info: info.clone() }).is_ok() {
-                    notify();
+        let started = Instant::now();
+        let mut limits = limits.clone();
+        let playing =
+            !limits.infinite && !limits.ponder && limits.searchmoves.is_empty() && limits.mate.is_none();
+        if let (true, Some((book, settings))) = (playing, &self.book) {
+            match book.choose(&pos, settings, &mut self.rng) {
+                Some(choice) if choice.search_only => {
+                    limits.searchmoves = choice.playable().map(|c| c.mv).collect();
+                    self.emit(Event::BookMove { id, choice });
                 }
-            })
-        }));
-        let (best, ponder) = match searched {
-            Ok(outcome) => (outcome.best, outcome.ponder),
-            // A bug in the search must not take the thread down: play any legal move.
-            Err(_) => (pos.legal_moves().first().copied(), None),
-        };
-        if limits.infinite {
-            // UCI wants the best move of an infinite search only once it is stopped.
-            while !stop.load(Ordering::Relaxed) {
-                match requests.recv() {
-                    Ok(request) => self.pending.push_back(request),
-                    Err(_) => break,
+                Some(choice) => {
+                    let best = Some(choice.mv);
+                    self.emit(Event::BookMove { id, choice });
+                    self.emit(Event::BestMove { id, best, ponder: None, nodes: 0, time: started.elapsed() });
+                    return;
+                }
+                None => {
+                    // Out of book, but never into a move the book forbids.
+                    let avoid = book.avoid_list(&pos, settings);
+                    if !avoid.is_empty() {
+                        let allowed: Vec<Move> =
+                            pos.legal_moves().into_iter().filter(|m| !avoid.contains(m)).collect();
+                        if !allowed.is_empty() {
+                            limits.searchmoves = allowed;
+                        }
+                    }
                 }
             }
         }
-        self.emit(Event::BestMove { id, best, ponder });
+        let limits = &limits;
+        let mut listener = Reporter { id, events: &self.events, notify: &self.notify };
+        let engine = &mut self.engine;
+        let searched = catch_unwind(AssertUnwindSafe(|| {
+            engine.search_pondering(&pos, &history, limits, stop, pondering, &mut listener)
+        }));
+        let (best, ponder, nodes) = match searched {
+            Ok(outcome) => (outcome.best, outcome.ponder, outcome.nodes),
+            // A bug in the search must not take the thread down: play any legal move.
+            Err(_) => (pos.legal_moves().first().copied(), None, 0),
+        };
+        // UCI wants the best move of an infinite or pondering search only once it is
+        // stopped (or, when pondering, once the ponder move is played).
+        while !stop.load(Ordering::Relaxed) && (limits.infinite || pondering.load(Ordering::Relaxed)) {
+            match requests.recv() {
+                Ok(request) => self.pending.push_back(request),
+                Err(_) => break,
+            }
+        }
+        self.emit(Event::BestMove { id, best, ponder, nodes, time: started.elapsed() });
+    }
+}
+
+/// Turns a search's progress into events.
+struct Reporter<'a> {
+    id: u64,
+    events: &'a Sender<Event>,
+    notify: &'a (dyn Fn() + Send + Sync),
+}
+
+impl Listener for Reporter<'_> {
+    fn info(&mut self, info: &SearchInfo) {
+        if self.events.send(Event::Info { id: self.id, info: info.clone() }).is_ok() {
+            (self.notify)();
+        }
+    }
+
+    fn currmove(&mut self, depth: u32, currmove: Move, number: u32) {
+        if self.events.send(Event::CurrMove { id: self.id, depth, currmove, number }).is_ok() {
+            (self.notify)();
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::Instant;
-
     use super::*;
 
     fn wait_for_best(handle: &EngineHandle, id: u64) -> Option<Move> {
@@ -215,6 +299,38 @@ mod tests {
             }
         }
         panic!("no best move for search {id}");
+    }
+
+    #[test]
+    fn plays_from_the_book_and_respects_its_avoid_list() {
+        let start = Chess::default();
+        let find = |uci: &str| {
+            start
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string() == uci)
+        };
+        let (e4, d4) = (find("e2e4").expect("legal"), find("d2d4").expect("legal"));
+        let mut book = Book::new();
+        let key = crate::book_key(&start);
+        book.entry_mut(key, crate::encode_move(e4)).fixed.games = 10;
+        let handle = EngineHandle::spawn(|| {});
+        let settings = BookSettings::default();
+        handle.send(Command::SetBook { book: Some(Arc::new(book.clone())), settings, seed: Some(1) });
+        handle.send(Command::Go { id: 1, limits: SearchLimits::depth(3) });
+        match handle.recv_timeout(Duration::from_secs(10)) {
+            Some(Event::BookMove { id: 1, choice }) => assert_eq!(choice.mv, e4),
+            other => panic!("expected a book move, got {other:?}"),
+        }
+        assert_eq!(wait_for_best(&handle, 1), Some(e4));
+
+        // A user value of 0 forbids e4; with d4 forbidden as well the search must avoid both.
+        book.entry_mut(key, crate::encode_move(e4)).user = Some(0);
+        book.entry_mut(key, crate::encode_move(d4)).user = Some(0);
+        handle.send(Command::SetBook { book: Some(Arc::new(book)), settings, seed: Some(1) });
+        handle.send(Command::Go { id: 2, limits: SearchLimits::depth(4) });
+        let best = wait_for_best(&handle, 2).expect("a move");
+        assert!(best != e4 && best != d4, "played a forbidden move");
     }
 
     #[test]
@@ -248,6 +364,20 @@ mod tests {
         let best = wait_for_best(&handle, 3).expect("a move");
         let after = start.play(e4).expect("legal");
         assert!(after.is_legal(best));
+    }
+
+    #[test]
+    fn ponder_search_answers_after_ponderhit() {
+        let handle = EngineHandle::spawn(|| {});
+        let limits = SearchLimits { ponder: true, depth: Some(2), ..Default::default() };
+        handle.send(Command::Go { id: 5, limits });
+        // The depth is reached at once, but the move is held back until the ponder hit.
+        std::thread::sleep(Duration::from_millis(300));
+        while let Some(event) = handle.try_recv() {
+            assert!(!matches!(event, Event::BestMove { .. }), "best move while pondering");
+        }
+        handle.send(Command::PonderHit);
+        assert!(wait_for_best(&handle, 5).is_some());
     }
 
     #[test]

@@ -10,12 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use shakmaty::{CastlingMode, Move};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
-pub use parse::{UciCommand, parse_line};
+pub use parse::{UciCommand, UciOption, parse_line};
 
-use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB};
+use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{Command, EngineHandle, Event, SearchInfo};
+use parse::{ELO_RANGE, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
 
 /// The engine's name as `uci` reports it.
 pub const ENGINE_NAME: &str = "Kibitz 0.1";
@@ -30,14 +31,16 @@ fn uci_move(m: Move) -> String {
 /// An `info` line for one completed iteration.
 #[must_use]
 pub fn format_info(info: &SearchInfo) -> String {
+    let bound = info.bound.map(|b| format!(" {}", b.to_uci())).unwrap_or_default();
     let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {}",
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} tbhits 0 time {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.score.to_uci(),
         info.nodes,
         info.nps,
+        info.hashfull,
         info.time.as_millis()
     );
     if !info.pv.is_empty() {
@@ -69,10 +72,110 @@ fn say(line: &str) {
     let _ = out.flush();
 }
 
+/// The `option` lines of the `uci` answer.
+fn option_lines() -> Vec<String> {
+    vec![
+        format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
+        "option name Clear Hash type button".to_owned(),
+        "option name Threads type spin default 1 min 1 max 1".to_owned(),
+        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+        "option name Ponder type check default false".to_owned(),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
+            MOVE_OVERHEAD.as_millis()
+        ),
+        "option name UCI_LimitStrength type check default false".to_owned(),
+        format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            ELO_RANGE.0, ELO_RANGE.0, ELO_RANGE.1
+        ),
+        "option name SyzygyPath type string default <empty>".to_owned(),
+        "option name OwnBook type check default false".to_owned(),
+        "option name BookFile type string default <empty>".to_owned(),
+    ]
+}
+
+/// The session's state besides the engine: the position and the options that go into
+/// every search.
+struct Session {
+    start: Chess,
+    moves: Vec<Move>,
+    multipv: u32,
+    move_overhead: std::time::Duration,
+    own_book: bool,
+    book: Option<std::sync::Arc<crate::Book>>,
+}
+
+impl Session {
+    /// Applies an option; returns a line for the GUI when there is something to say.
+    fn set(&mut self, handle: &EngineHandle, option: UciOption) -> Option<String> {
+        match option {
+            UciOption::Hash(megabytes) => handle.set_hash_size(megabytes),
+            UciOption::ClearHash => handle.send(Command::ClearHash),
+            // Only one thread is supported; the parser accepts nothing else.
+            UciOption::Threads(_) => {}
+            UciOption::MultiPv(lines) => self.multipv = lines,
+            // Pondering needs nothing from the engine beyond `go ponder`.
+            UciOption::Ponder(_) => {}
+            UciOption::MoveOverhead(time) => self.move_overhead = time,
+            UciOption::LimitStrength(on) => {
+                return on.then(|| "info string UCI_LimitStrength is not implemented yet".to_owned());
+            }
+            UciOption::Elo(_) => return Some("info string UCI_Elo is not implemented yet".to_owned()),
+            UciOption::SyzygyPath(path) => {
+                let unset = path.is_empty() || path == "<empty>";
+                return (!unset)
+                    .then(|| "info string SyzygyPath: tablebases are not implemented yet".to_owned());
+            }
+            UciOption::OwnBook(on) => {
+                self.own_book = on;
+                self.send_book(handle);
+            }
+            UciOption::BookFile(path) => {
+                if path.is_empty() || path == "<empty>" {
+                    self.book = None;
+                } else {
+                    match crate::Book::open(std::path::Path::new(&path)) {
+                        Ok(book) => {
+                            let positions = book.positions();
+                            self.book = Some(std::sync::Arc::new(book));
+                            self.send_book(handle);
+                            return Some(format!("info string BookFile {path}: {positions} positions"));
+                        }
+                        Err(e) => return Some(format!("info string error: BookFile {path}: {e}")),
+                    }
+                }
+                self.send_book(handle);
+            }
+        }
+        None
+    }
+
+    /// Tells the engine thread which book to play from.
+    fn send_book(&self, handle: &EngineHandle) {
+        let book = if self.own_book { self.book.clone() } else { None };
+        handle.send(Command::SetBook { book, settings: crate::BookSettings::default(), seed: None });
+    }
+
+    /// The position searched by `go`.
+    fn position(&self) -> Chess {
+        let mut pos = self.start.clone();
+        for &m in &self.moves {
+            pos.play_unchecked(m);
+        }
+        pos
+    }
+}
+
 /// Runs a UCI session on stdin and stdout until `quit` or the end of input. At the end of
-/// input a running search is allowed to finish (an infinite one is stopped) so that piped
-/// scripts get their `bestmove`.
+/// input a running search is allowed to finish (an infinite or pondering one is stopped) so
+/// that piped scripts get their `bestmove`.
 pub fn run_uci() {
+    run_uci_lines(std::io::stdin().lock().lines().map_while(Result::ok));
+}
+
+/// Runs a UCI session on the given input lines (the first one included).
+pub fn run_uci_lines(input: impl Iterator<Item = String>) {
     let handle = Arc::new(EngineHandle::spawn(|| {}));
     let done = Arc::new(AtomicBool::new(false));
     // The id of the latest search that printed its best move.
@@ -82,35 +185,64 @@ pub fn run_uci() {
         std::thread::spawn(move || print_events(&handle, &done, &answered))
     };
 
+    let mut session = Session {
+        start: Chess::default(),
+        moves: Vec::new(),
+        multipv: 1,
+        move_overhead: MOVE_OVERHEAD,
+        own_book: false,
+        book: None,
+    };
     let mut last_id = 0;
-    let mut infinite = false;
+    let mut waiting = false;
     let mut quit = false;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    for line in input {
         match parse_line(&line) {
             UciCommand::Uci => {
                 say(&format!("id name {ENGINE_NAME}"));
                 say(&format!("id author {ENGINE_AUTHOR}"));
-                say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
+                for option in option_lines() {
+                    say(&option);
+                }
                 say("uciok");
             }
             UciCommand::IsReady => say("readyok"),
             UciCommand::NewGame => {
                 handle.send(Command::NewGame);
-                handle.send(Command::Position { start: shakmaty::Chess::default(), moves: Vec::new() });
+                session.start = Chess::default();
+                session.moves.clear();
+                handle.send(Command::Position { start: Chess::default(), moves: Vec::new() });
             }
-            UciCommand::Position { start, moves } => handle.send(Command::Position { start, moves }),
-            UciCommand::Go(limits) => {
+            UciCommand::Position { start, moves } => {
+                session.start = start.clone();
+                session.moves = moves.clone();
+                handle.send(Command::Position { start, moves });
+            }
+            UciCommand::Go { mut limits, searchmoves } => {
+                let pos = session.position();
+                for uci in searchmoves {
+                    match uci.to_move(&pos) {
+                        Ok(m) => limits.searchmoves.push(m),
+                        Err(_) => say(&format!("info string error: searchmoves: illegal move '{uci}'")),
+                    }
+                }
+                limits.multipv = Some(session.multipv);
+                limits.move_overhead = Some(session.move_overhead);
                 last_id += 1;
-                infinite = limits.infinite;
+                waiting = limits.infinite || limits.ponder;
                 handle.send(Command::Go { id: last_id, limits });
             }
             UciCommand::Stop => handle.send(Command::Stop),
+            UciCommand::PonderHit => handle.send(Command::PonderHit),
             UciCommand::Quit => {
                 quit = true;
                 break;
             }
-            UciCommand::SetHash(megabytes) => handle.set_hash_size(megabytes),
+            UciCommand::SetOption(option) => {
+                if let Some(line) = session.set(&handle, option) {
+                    say(&line);
+                }
+            }
             UciCommand::Ignore => {}
             UciCommand::Error(why) => say(&format!("info string error: {why}")),
             UciCommand::Unknown(text) => say(&format!("info string unknown command: {text}")),
@@ -118,7 +250,7 @@ pub fn run_uci() {
     }
 
     if !quit {
-        if infinite {
+        if waiting {
             handle.send(Command::Stop);
         }
         while answered.load(Ordering::Acquire) < last_id {
@@ -135,7 +267,18 @@ fn print_events(handle: &EngineHandle, done: &AtomicBool, answered: &AtomicU64) 
     while !done.load(Ordering::Acquire) {
         match handle.recv_timeout(Duration::from_millis(10)) {
             Some(Event::Info { info, .. }) => say(&format_info(&info)),
-            Some(Event::BestMove { id, best, ponder }) => {
+            Some(Event::BookMove { choice, .. }) => {
+                let candidates: Vec<String> = choice
+                    .playable()
+                    .map(|c| format!("{} {:.0}%", uci_move(c.mv), c.probability * 100.0))
+                    .collect();
+                say(&format!("info string book move {} from {}", uci_move(choice.mv), candidates.join(", ")));
+            }
+            Some(Event::CurrMove { depth, currmove, number, .. }) => {
+                say(&format!("info depth {depth} currmove {} currmovenumber {number}", uci_move(currmove)));
+            }
+            Some(Event::BestMove { id, best, ponder, nodes, time }) => {
+                say(&format!("info nodes {nodes} time {}", time.as_millis()));
                 say(&format_bestmove(best, ponder));
                 answered.fetch_max(id, Ordering::AcqRel);
             }
@@ -146,8 +289,6 @@ fn print_events(handle: &EngineHandle, done: &AtomicBool, answered: &AtomicU64) 
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Chess, Position};
-
     use super::*;
     use crate::Score;
 
@@ -161,6 +302,8 @@ mod tests {
             seldepth: 5,
             multipv: 1,
             score: Score::Mate(-2),
+            bound: None,
+            hashfull: 12,
             nodes: 100,
             nps: 2000,
             time: Duration::from_millis(50),
@@ -168,8 +311,10 @@ mod tests {
         };
         assert_eq!(
             format_info(&info),
-            "info depth 3 seldepth 5 multipv 1 score mate -2 nodes 100 nps 2000 time 50 pv e2e4"
+            "info depth 3 seldepth 5 multipv 1 score mate -2 nodes 100 nps 2000 hashfull 12 tbhits 0 time 50 pv e2e4"
         );
+        let bounded = SearchInfo { score: Score::Cp(30), bound: Some(crate::ScoreBound::Lower), ..info };
+        assert!(format_info(&bounded).contains("score cp 30 lowerbound nodes"));
         assert_eq!(format_bestmove(Some(e4), None), "bestmove e2e4");
         assert_eq!(format_bestmove(Some(e4), Some(e4)), "bestmove e2e4 ponder e2e4");
         assert_eq!(format_bestmove(None, None), "bestmove 0000");

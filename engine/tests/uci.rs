@@ -76,6 +76,19 @@ fn full_session() {
     assert!(intro.contains(&"id name Kibitz 0.1".to_owned()));
     assert!(intro.contains(&"id author The Kibitz developers".to_owned()));
     assert!(intro.iter().any(|l| l.starts_with("option name Hash type spin default 16")));
+    for name in [
+        "Clear Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Move Overhead",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+        "SyzygyPath",
+    ] {
+        assert!(intro.iter().any(|l| l.starts_with(&format!("option name {name} type"))), "{name}");
+    }
+    assert!(intro.contains(&"option name Threads type spin default 1 min 1 max 1".to_owned()));
 
     engine.send("isready");
     engine.expect("readyok", Duration::from_secs(5));
@@ -163,4 +176,98 @@ fn perft_command_prints_the_total_last() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(text.lines().last(), Some("8902"));
     assert_eq!(text.lines().count(), 21);
+}
+
+#[test]
+fn options_are_checked_and_unimplemented_ones_say_so() {
+    let mut engine = Session::start();
+    engine.send("setoption name Threads value 4");
+    engine.expect("info string error", Duration::from_secs(5));
+    engine.send("setoption name Frobnicate value 1");
+    engine.expect("info string error: unknown option", Duration::from_secs(5));
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.expect("info string UCI_LimitStrength is not implemented yet", Duration::from_secs(5));
+    engine.send("setoption name SyzygyPath value /tb");
+    engine.expect("info string SyzygyPath", Duration::from_secs(5));
+    engine.send("setoption name Hash value 2");
+    engine.send("setoption name Clear Hash");
+    engine.send("setoption name Ponder value true");
+    engine.send("isready");
+    let (_, before) = engine.expect("readyok", Duration::from_secs(5));
+    assert!(before.is_empty(), "{before:?}");
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut engine = Session::start();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    engine.send("go depth 4");
+    let (_, infos) = engine.expect("bestmove", Duration::from_secs(30));
+    let firsts: Vec<&str> = infos
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 ") && !l.contains("bound"))
+        .filter_map(|l| l.split(" pv ").nth(1)?.split_whitespace().next())
+        .collect();
+    assert_eq!(firsts.len(), 3, "{infos:?}");
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    for n in 1..=3 {
+        assert!(
+            infos.iter().any(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {n} ")))
+        );
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut engine = Session::start();
+    engine.send("position fen 4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
+    engine.send("go depth 4 searchmoves e1f1 e1e2");
+    let (best, _) = engine.expect("bestmove", Duration::from_secs(30));
+    assert!(best.starts_with("bestmove e1f1") || best.starts_with("bestmove e1e2"), "{best}");
+}
+
+#[test]
+fn go_mate_finds_the_mate_and_stops() {
+    let mut engine = Session::start();
+    engine.send("position fen 7k/8/8/8/8/8/1R6/R5K1 w - - 0 1");
+    engine.send("go mate 2");
+    let (best, infos) = engine.expect("bestmove", Duration::from_secs(30));
+    assert!(infos.iter().any(|l| l.contains("score mate 2 ")), "{infos:?}");
+    assert!(best.starts_with("bestmove "));
+}
+
+#[test]
+fn stop_ends_a_deep_search_within_moments() {
+    let mut engine = Session::start();
+    engine.send("position fen r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");
+    engine.send("go depth 60");
+    std::thread::sleep(Duration::from_millis(500));
+    engine.send("isready");
+    engine.expect("readyok", Duration::from_millis(500));
+    let asked = Instant::now();
+    engine.send("stop");
+    engine.expect("bestmove", Duration::from_secs(2));
+    assert!(asked.elapsed() < Duration::from_millis(500), "{:?}", asked.elapsed());
+}
+
+#[test]
+fn pondering_waits_for_ponderhit_or_stop() {
+    let mut engine = Session::start();
+    engine.send("position startpos moves e2e4");
+    engine.send("go ponder depth 3");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("isready");
+    let (_, before) = engine.expect("readyok", Duration::from_secs(2));
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")));
+    engine.send("stop");
+    engine.expect("bestmove", Duration::from_secs(2));
+}
+
+#[test]
+fn protocol_is_chosen_by_the_first_line() {
+    let mut engine = Session::start();
+    engine.send("xboard");
+    engine.send("nonsense");
+    engine.expect("Error (unknown command): nonsense", Duration::from_secs(5));
 }

@@ -1,18 +1,25 @@
-//! The `kibitz-engine` program: a UCI engine, plus `bench` and `perft` tools.
+//! The `kibitz-engine` program: a UCI or xboard engine, plus `bench`, `perft` and `epd`.
 //!
 //! ```text
-//! kibitz-engine                  UCI on stdin/stdout
+//! kibitz-engine                  UCI or xboard on stdin/stdout, chosen by the first line
 //! kibitz-engine bench [DEPTH]    search fixed positions; last line "<nodes> nodes <nps> nps"
 //! kibitz-engine perft DEPTH [FEN]  count move paths; last line is the total
+//! kibitz-engine epd FILE --time SECONDS [--early N]
+//!                                a test suite; last line "solved X of Y"
 //! ```
 
+use std::io::BufRead;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use kibitz_engine::{BENCH_DEPTH, bench, divide, run_uci};
-use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen};
+use kibitz_engine::{BENCH_DEPTH, EpdTest, bench, divide, run_suite, run_uci_lines, run_xboard};
+use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen, san::SanPlus};
 
-const USAGE: &str = "usage: kibitz-engine [bench [DEPTH] | perft DEPTH [FEN]]";
+const USAGE: &str =
+    "usage: kibitz-engine [bench [DEPTH] | perft DEPTH [FEN] | epd FILE --time SECONDS [--early N]]";
+
+/// How many iterations in a row the solution must hold before `epd` moves on, by default.
+const DEFAULT_EARLY_EXIT: u32 = 2;
 
 /// The deepest `bench` accepts; deeper would take hours.
 const MAX_BENCH_DEPTH: u32 = 30;
@@ -21,10 +28,11 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => {
-            run_uci();
+            run_protocol();
             Ok(())
         }
         Some("bench") => run_bench(&args[1..]),
+        Some("epd") => run_epd(&args[1..]),
         Some("perft") => run_perft(&args[1..]),
         Some(other) => Err(format!("unknown command '{other}'")),
     };
@@ -35,6 +43,20 @@ fn main() -> ExitCode {
             eprintln!("{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Speaks xboard if the first line is `xboard`, UCI otherwise (the first line included).
+fn run_protocol() {
+    let mut first = String::new();
+    if std::io::stdin().lock().read_line(&mut first).unwrap_or(0) == 0 {
+        return;
+    }
+    if first.trim() == "xboard" {
+        run_xboard();
+    } else {
+        let rest = std::io::stdin().lock().lines().map_while(Result::ok);
+        run_uci_lines(std::iter::once(first.trim_end().to_owned()).chain(rest));
     }
 }
 
@@ -72,6 +94,48 @@ fn run_perft(args: &[String]) -> Result<(), String> {
     }
     eprintln!("perft {depth}: {total} nodes in {:.3} s", started.elapsed().as_secs_f64());
     println!("{total}");
+    Ok(())
+}
+
+fn run_epd(args: &[String]) -> Result<(), String> {
+    let Some((file, options)) = args.split_first() else {
+        return Err("epd needs a file".to_owned());
+    };
+    let mut time = None;
+    let mut early = DEFAULT_EARLY_EXIT;
+    let mut options = options.iter();
+    while let Some(option) = options.next() {
+        let value = options.next().ok_or_else(|| format!("'{option}' needs a value"))?;
+        match option.as_str() {
+            "--time" => match value.parse::<f64>() {
+                Ok(secs) if secs > 0.0 && secs < 1e6 => time = Some(Duration::from_secs_f64(secs)),
+                _ => return Err(format!("bad time '{value}': expected seconds above zero")),
+            },
+            "--early" => early = value.parse().map_err(|_| format!("bad early exit count '{value}'"))?,
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    let time = time.ok_or("epd needs --time SECONDS")?;
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
+    let mut tests = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        match EpdTest::parse(line) {
+            Ok(Some(test)) => tests.push(test),
+            Ok(None) => {}
+            Err(why) => return Err(format!("{file}:{}: {why}", number + 1)),
+        }
+    }
+    let report = run_suite(&tests, time, early, |result| {
+        let test = tests.iter().find(|t| t.id == result.id);
+        let chosen = match (result.chosen, test) {
+            (Some(m), Some(test)) => SanPlus::from_move(test.pos.clone(), m).to_string(),
+            _ => "-".to_owned(),
+        };
+        let depth = result.info.as_ref().map_or(0, |i| i.depth);
+        let verdict = if result.solved { "ok  " } else { "FAIL" };
+        println!("{verdict} {:<12} {chosen:<8} depth {depth}", result.id);
+    });
+    println!("solved {} of {}", report.solved, report.total);
     Ok(())
 }
 

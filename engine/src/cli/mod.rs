@@ -4,8 +4,14 @@
 
 use std::process::ExitCode;
 
+mod book;
+mod selfplay;
+
 /// The subcommands, with a one-line summary each.
-const SUBCOMMANDS: &[(&str, &str)] = &[];
+const SUBCOMMANDS: &[(&str, &str)] = &[
+    ("book", "build, merge, annotate, export and probe opening books (kibitz book help)"),
+    ("selfplay", "engine-against-itself games with the draw and resign policy (kibitz selfplay help)"),
+];
 
 /// Runs a subcommand if `args` (without the program name) starts with one. Returns `None`
 /// when they do not, so that the caller opens the window instead.
@@ -13,6 +19,8 @@ const SUBCOMMANDS: &[(&str, &str)] = &[];
 pub fn run(args: &[String]) -> Option<ExitCode> {
     let first = args.first()?;
     match first.as_str() {
+        "book" => Some(book::run(&args[1..])),
+        "selfplay" => Some(selfplay::run(&args[1..])),
         "help" => {
             println!("{}", usage());
             Some(ExitCode::SUCCESS)

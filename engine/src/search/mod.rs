@@ -5,6 +5,7 @@
 mod node;
 pub(crate) mod ordering;
 pub(crate) mod params;
+mod see;
 mod time;
 pub(crate) mod tt;
 
@@ -13,11 +14,14 @@ use std::time::Duration;
 
 use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
-pub use time::allot;
+pub use time::{Allotment, allot};
 
-use crate::{Score, SearchInfo, SearchLimits};
+use crate::{Score, ScoreBound, SearchInfo, SearchLimits};
 use ordering::OrderingTables;
-use params::{DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use params::{
+    ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND,
+    MAX_PLY,
+};
 use time::Budget;
 use tt::TranspositionTable;
 
@@ -34,10 +38,32 @@ pub struct SearchOutcome {
     pub best: Option<Move>,
     /// The expected reply, if the principal variation has one.
     pub ponder: Option<Move>,
-    /// The report of the last completed iteration, if any completed.
+    /// The report of the last completed iteration's best line, if any completed.
     pub info: Option<SearchInfo>,
     /// Nodes searched in total.
     pub nodes: u64,
+    /// Time spent searching, by the search's own clock.
+    pub time: Duration,
+}
+
+/// Receives a search's progress. Any `FnMut(&SearchInfo)` is a listener that ignores
+/// `currmove` reports.
+pub trait Listener {
+    /// One line of one iteration: after each MultiPV line completes, and after each
+    /// aspiration failure (with `bound` set).
+    fn info(&mut self, info: &SearchInfo);
+
+    /// The root move now searched at `depth`, `number` in the root order from 1; only
+    /// reported once the search has run for [`CURRMOVE_AFTER`](params::CURRMOVE_AFTER).
+    fn currmove(&mut self, depth: u32, m: Move, number: u32) {
+        let _ = (depth, m, number);
+    }
+}
+
+impl<F: FnMut(&SearchInfo)> Listener for F {
+    fn info(&mut self, info: &SearchInfo) {
+        self(info);
+    }
 }
 
 /// The engine's lasting state: its transposition table and move-ordering statistics. One
@@ -65,6 +91,11 @@ impl Engine {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
+    /// Empties the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
     /// Forgets everything learned from earlier searches.
     pub fn new_game(&mut self) {
         self.tt.clear();
@@ -73,8 +104,8 @@ impl Engine {
 
     /// Searches `pos` within `limits`. `history` holds the hashes (see [`position_hash`]) of
     /// the positions of the game before `pos`, oldest first, for repetition detection.
-    /// `on_info` receives one report per completed iteration. The search ends early when
-    /// `stop` is set.
+    /// `on_info` receives the reports of the lines. The search ends early when `stop` is set. `limits.ponder` is ignored here: see
+    /// [`Engine::search_pondering`].
     pub fn search(
         &mut self,
         pos: &Chess,
@@ -83,12 +114,35 @@ impl Engine {
         stop: &AtomicBool,
         mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchOutcome {
-        let budget = Budget::new(limits, pos.turn());
+        let pondering = AtomicBool::new(false);
+        self.search_pondering(pos, history, limits, stop, &pondering, &mut on_info)
+    }
+
+    /// Like [`Engine::search`], but no deadline counts while `pondering` is set; the
+    /// owner clears it when the opponent plays the expected move.
+    pub fn search_pondering(
+        &mut self,
+        pos: &Chess,
+        history: &[u64],
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        pondering: &AtomicBool,
+        listener: &mut dyn Listener,
+    ) -> SearchOutcome {
+        let budget = Budget::new(limits, pos.turn(), pondering);
         let moves = pos.legal_moves();
         let Some(&first_legal) = moves.first() else {
-            return SearchOutcome { best: None, ponder: None, info: None, nodes: 0 };
+            return SearchOutcome { best: None, ponder: None, info: None, nodes: 0, time: budget.elapsed() };
         };
+        let mut root_moves: Vec<Move> =
+            moves.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
+        if root_moves.is_empty() {
+            root_moves = moves.to_vec();
+        }
+        let restricted = root_moves.len() < moves.len();
+        let multipv = (limits.multipv.unwrap_or(1).max(1) as usize).min(root_moves.len());
         self.ordering.new_search();
+        self.tt.new_search();
         let root_hash = position_hash(pos);
         let mut path = history.to_vec();
         path.push(root_hash);
@@ -102,45 +156,117 @@ impl Engine {
             aborted: false,
             path,
             pv: vec![Vec::new(); MAX_PLY + 1],
+            root_moves: Vec::new(),
+            root_restricted: false,
+            root_depth: 0,
+            listener,
+            line: vec![None; MAX_PLY + 1],
         };
 
         let mut best = None;
         let mut ponder = None;
         let mut last_info = None;
-        for depth in 1..=budget.depth {
-            node.seldepth = 0;
-            let score = node.negamax(pos, root_hash, depth as i32, -INFINITY, INFINITY, 0, false);
-            if node.aborted {
-                break;
+        // The score and line of each MultiPV line in the last completed iteration.
+        let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+        'deepening: for depth in 1..=budget.depth {
+            node.root_depth = depth;
+            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
+            for index in 0..multipv {
+                node.root_moves = root_moves
+                    .iter()
+                    .copied()
+                    .filter(|m| found.iter().all(|(_, pv)| pv.first() != Some(m)))
+                    .collect();
+                node.root_restricted = restricted || index > 0;
+                node.seldepth = 0;
+                let previous = lines.get(index);
+                let mut delta = ASPIRATION_WINDOW;
+                let (mut alpha, mut beta) = match previous {
+                    Some(&(score, _)) if depth >= ASPIRATION_MIN_DEPTH && score.abs() < MATE_BOUND => {
+                        ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
+                    }
+                    _ => (-INFINITY, INFINITY),
+                };
+                let score = loop {
+                    let score = node.negamax(pos, root_hash, depth as i32, alpha, beta, 0, false);
+                    if node.aborted {
+                        if index == 0
+                            && let Some(&m) = node.pv[0].first()
+                        {
+                            // A move that beat the window this iteration beats last one's best.
+                            best = Some(m);
+                            ponder = node.pv[0].get(1).copied();
+                        }
+                        break 'deepening;
+                    }
+                    let bound = if score <= alpha {
+                        alpha = (score - delta).max(-INFINITY);
+                        ScoreBound::Upper
+                    } else if score >= beta {
+                        beta = (score + delta).min(INFINITY);
+                        ScoreBound::Lower
+                    } else {
+                        break score;
+                    };
+                    delta = delta.saturating_mul(ASPIRATION_GROWTH);
+                    let pv = match bound {
+                        ScoreBound::Lower => legal_prefix(pos, &node.pv[0]),
+                        ScoreBound::Upper => previous.map(|(_, pv)| pv.clone()).unwrap_or_default(),
+                    };
+                    let info = report(&node, depth, index, score, Some(bound), pv);
+                    node.listener.info(&info);
+                };
+                let pv = legal_prefix(pos, &node.pv[0]);
+                let info = report(&node, depth, index, score, None, pv.clone());
+                node.listener.info(&info);
+                if index == 0 {
+                    if let Some(&m) = pv.first() {
+                        best = Some(m);
+                        ponder = pv.get(1).copied();
+                    }
+                    last_info = Some(info);
+                }
+                found.push((score, pv));
             }
-            let pv = legal_prefix(pos, &node.pv[0]);
-            if let Some(&m) = pv.first() {
-                best = Some(m);
-                ponder = pv.get(1).copied();
-            }
-            let time = budget.elapsed();
-            let info = SearchInfo {
-                depth,
-                seldepth: node.seldepth.max(depth),
-                multipv: 1,
-                score: to_score(score),
-                nodes: node.nodes,
-                nps: nps(node.nodes, time),
-                time,
-                pv,
-            };
-            on_info(&info);
-            last_info = Some(info);
-            if budget.soft_expired() || node.out_of_nodes() || stop.load(Ordering::Relaxed) {
+            lines = found;
+            let mated = last_info.as_ref().is_some_and(|info| {
+                matches!((info.score, limits.mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n)
+            });
+            if mated || budget.soft_expired() || node.out_of_nodes() || stop.load(Ordering::Relaxed) {
                 break;
             }
         }
 
         let best = best
             .or_else(|| node.tt.probe(root_hash, 0).and_then(|e| e.best))
-            .filter(|m| moves.contains(m))
+            .filter(|m| root_moves.contains(m))
+            .or(root_moves.first().copied())
             .or(Some(first_legal));
-        SearchOutcome { best, ponder, info: last_info, nodes: node.nodes }
+        SearchOutcome { best, ponder, info: last_info, nodes: node.nodes, time: budget.elapsed() }
+    }
+}
+
+/// The report of line `index` (from 0) at `depth`.
+fn report(
+    node: &node::Searcher<'_>,
+    depth: u32,
+    index: usize,
+    score: i32,
+    bound: Option<ScoreBound>,
+    pv: Vec<Move>,
+) -> SearchInfo {
+    let time = node.budget.elapsed();
+    SearchInfo {
+        depth,
+        seldepth: node.seldepth.max(depth),
+        multipv: index as u32 + 1,
+        score: to_score(score),
+        bound,
+        nodes: node.nodes,
+        nps: nps(node.nodes, time),
+        time,
+        hashfull: node.tt.hashfull(),
+        pv,
     }
 }
 

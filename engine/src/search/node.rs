@@ -6,14 +6,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, FromSetup, Move, Position, Role};
 
-use super::ordering::{MovePicker, OrderingTables, is_tactical};
+use super::ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use super::params::{
-    LMR_DEEP_MOVES, LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MAX_PLY, NULL_MOVE_MIN_DEPTH, NULL_MOVE_REDUCTION,
-    TIME_CHECK_INTERVAL,
+    CURRMOVE_AFTER, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMR_DEEP_MOVES, LMR_MIN_DEPTH,
+    LMR_MIN_MOVES, MATE, MATE_BOUND, MAX_PLY, NULL_MOVE_MIN_DEPTH, NULL_MOVE_REDUCTION, RFP_MARGIN,
+    RFP_MAX_DEPTH, TIME_CHECK_INTERVAL,
 };
-use super::position_hash;
 use super::time::Budget;
 use super::tt::{Bound, Entry, TranspositionTable};
+use super::{Listener, position_hash};
 use crate::eval::evaluate;
 
 /// The state of one running search.
@@ -25,7 +26,7 @@ pub struct Searcher<'a> {
     /// Set from outside to end the search.
     pub stop: &'a AtomicBool,
     /// The limits of this search.
-    pub budget: &'a Budget,
+    pub budget: &'a Budget<'a>,
     /// Nodes visited so far.
     pub nodes: u64,
     /// The deepest ply reached in the current iteration.
@@ -36,6 +37,18 @@ pub struct Searcher<'a> {
     pub path: Vec<u64>,
     /// The triangular principal variation table: `pv[ply]` is the best line from `ply`.
     pub pv: Vec<Vec<Move>>,
+    /// The root moves to search (legal moves minus excluded MultiPV lines and moves
+    /// outside `searchmoves`).
+    pub root_moves: Vec<Move>,
+    /// Whether `root_moves` leaves out legal moves: then the root result is not the
+    /// position's value and is not stored.
+    pub root_restricted: bool,
+    /// The depth of the current iteration, for `currmove` reports.
+    pub root_depth: u32,
+    /// Where progress goes.
+    pub listener: &'a mut dyn Listener,
+    /// The move played at each ply of the current line (`None` for a null move).
+    pub line: Vec<Option<Move>>,
 }
 
 impl Searcher<'_> {
@@ -128,17 +141,30 @@ impl Searcher<'_> {
             }
         }
 
+        let static_eval = if in_check { -MATE } else { evaluate(pos) };
+        // Reverse futility: far enough above beta that a shallow search will not fall below.
+        if !pv_node
+            && !in_check
+            && ply > 0
+            && depth <= RFP_MAX_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
         if !pv_node
             && !in_check
             && !null_before
             && ply > 0
             && depth >= NULL_MOVE_MIN_DEPTH
             && has_pieces(pos)
-            && evaluate(pos) >= beta
+            && static_eval >= beta
             && let Some(null) = null_move(pos)
         {
             let null_hash = position_hash(&null);
             self.path.push(null_hash);
+            self.line[ply] = None;
             let score = -self.negamax(
                 &null,
                 null_hash,
@@ -158,20 +184,36 @@ impl Searcher<'_> {
             }
         }
 
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
+        if ply == 0 {
+            moves.retain(|m| self.root_moves.contains(m));
+        }
         let turn = pos.turn();
-        let picker = self.ordering.order(turn, moves, ply, entry.and_then(|e| e.best));
+        let prev = if ply > 0 { self.line[ply - 1] } else { None };
+        let picker = self.ordering.order(pos, moves, ply, entry.and_then(|e| e.best), prev);
+        let futile = !pv_node
+            && !in_check
+            && depth <= FUTILITY_MAX_DEPTH
+            && alpha.abs() < MATE_BOUND
+            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
         let original_alpha = alpha;
         let mut best_score = -MATE - 1;
         let mut best_move = None;
         for (searched, m) in picker.enumerate() {
+            if ply == 0 && self.budget.elapsed() >= CURRMOVE_AFTER {
+                self.listener.currmove(self.root_depth, m, searched as u32 + 1);
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            if futile && searched > 0 && !is_tactical(m) && !child.is_check() {
+                continue;
+            }
             let child_hash = child_hash(pos, hash, m, &child);
             self.path.push(child_hash);
+            self.line[ply] = Some(m);
             let score = if searched == 0 {
                 -self.negamax(&child, child_hash, depth - 1, -beta, -alpha, ply + 1, false)
             } else {
@@ -214,7 +256,7 @@ impl Searcher<'_> {
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
                         if !is_tactical(m) {
-                            self.ordering.reward(turn, m, ply, depth);
+                            self.ordering.reward(turn, m, prev, ply, depth);
                         }
                         break;
                     }
@@ -229,8 +271,10 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        let stored = Entry { key: hash, best: best_move, score: best_score, depth, bound };
-        self.tt.store(hash, ply, stored);
+        if ply > 0 || !self.root_restricted {
+            let stored = Entry { key: hash, best: best_move, score: best_score, depth, bound };
+            self.tt.store(hash, ply, stored);
+        }
         best_score
     }
 
@@ -261,6 +305,10 @@ impl Searcher<'_> {
             moves.retain(|m| is_tactical(*m));
         }
         for m in MovePicker::tactical(moves) {
+            // Captures that lose material cannot raise a stand-pat score.
+            if !in_check && loses_material(pos, m) {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);

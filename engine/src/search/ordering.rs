@@ -1,9 +1,11 @@
-//! Move ordering: the transposition table's move first, then captures by MVV-LVA, then
-//! killer moves, then quiet moves by their history score.
+//! Move ordering: the transposition table's move first, then captures that do not lose
+//! material by MVV-LVA, then killer moves and the counter-move, then quiet moves by their
+//! history score, and losing captures (by static exchange evaluation) last.
 
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::params::MAX_PLY;
+use super::see::see;
 
 /// The capacity of shakmaty's move list, enough for any legal position.
 const MAX_MOVES: usize = 512;
@@ -14,8 +16,12 @@ const TT_MOVE: i32 = 3_000_000;
 const CAPTURE: i32 = 2_000_000;
 /// Ordering key of the first killer move; the second one gets one less.
 const KILLER: i32 = 1_000_000;
+/// Ordering key of the counter-move to the previous move.
+const COUNTER: i32 = KILLER - 2;
 /// History scores are kept below this so they never outrank killers.
 const HISTORY_MAX: i32 = 500_000;
+/// Base ordering key of captures that lose material: after every quiet move.
+const BAD_CAPTURE: i32 = -2_000_000;
 
 /// The value of a role for MVV-LVA, pawn to king.
 fn role_value(role: Role) -> i32 {
@@ -43,15 +49,34 @@ pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.promotion().is_some()
 }
 
+/// Whether the capture or promotion `m` may lose material: only when the attacker is worth
+/// more than what it takes is the exchange evaluated.
+#[must_use]
+pub fn loses_material(pos: &Chess, m: Move) -> bool {
+    let victim = m.capture().map_or(0, role_value) + m.promotion().map_or(0, role_value);
+    role_value(m.role()) > victim && see(pos, m) < 0
+}
+
+/// Where the counter-move to `m` is kept.
+fn counter_index(m: Move) -> usize {
+    (m.role() as usize - 1) * 64 + m.to().to_usize()
+}
+
 /// Killer moves and the history table, learned during search and kept between searches.
 pub struct OrderingTables {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// The quiet move that last refuted each move, by the refuted move's role and target.
+    counters: Vec<Option<Move>>,
 }
 
 impl Default for OrderingTables {
     fn default() -> Self {
-        OrderingTables { killers: vec![[None; 2]; MAX_PLY + 1], history: vec![0; 2 * 64 * 64] }
+        OrderingTables {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 64 * 64],
+            counters: vec![None; 6 * 64],
+        }
     }
 }
 
@@ -60,6 +85,7 @@ impl OrderingTables {
     pub fn clear(&mut self) {
         self.killers.fill([None; 2]);
         self.history.fill(0);
+        self.counters.fill(None);
     }
 
     /// Forgets the killers, which belong to one search's plies; history is kept.
@@ -76,8 +102,12 @@ impl OrderingTables {
         (side * 64 + from) * 64 + m.to().to_usize()
     }
 
-    /// Records that the quiet move `m` caused a beta cutoff at `ply` with `depth` to go.
-    pub fn reward(&mut self, color: Color, m: Move, ply: usize, depth: i32) {
+    /// Records that the quiet move `m`, played in reply to `prev`, caused a beta cutoff at
+    /// `ply` with `depth` to go.
+    pub fn reward(&mut self, color: Color, m: Move, prev: Option<Move>, ply: usize, depth: i32) {
+        if let Some(prev) = prev {
+            self.counters[counter_index(prev)] = Some(m);
+        }
         if let Some(killers) = self.killers.get_mut(ply)
             && killers[0] != Some(m)
         {
@@ -94,26 +124,37 @@ impl OrderingTables {
     }
 
     /// The ordering key of `m` at `ply`; higher is searched first.
-    fn key(&self, color: Color, m: Move, ply: usize, tt_move: Option<Move>) -> i32 {
+    fn key(&self, pos: &Chess, m: Move, ply: usize, tt_move: Option<Move>, counter: Option<Move>) -> i32 {
         if tt_move == Some(m) {
             TT_MOVE
         } else if is_tactical(m) {
-            tactical_key(m)
+            let key = tactical_key(m);
+            if loses_material(pos, m) { key - CAPTURE + BAD_CAPTURE } else { key }
         } else if self.killers.get(ply).is_some_and(|k| k[0] == Some(m)) {
             KILLER
         } else if self.killers.get(ply).is_some_and(|k| k[1] == Some(m)) {
             KILLER - 1
+        } else if counter == Some(m) {
+            COUNTER
         } else {
-            self.history[Self::history_index(color, m)]
+            self.history[Self::history_index(pos.turn(), m)]
         }
     }
 
-    /// Orders `moves` for searching at `ply`.
+    /// Orders `moves` of `pos` for searching at `ply`, `prev` being the move that led there.
     #[must_use]
-    pub fn order(&self, color: Color, moves: MoveList, ply: usize, tt_move: Option<Move>) -> MovePicker {
+    pub fn order(
+        &self,
+        pos: &Chess,
+        moves: MoveList,
+        ply: usize,
+        tt_move: Option<Move>,
+        prev: Option<Move>,
+    ) -> MovePicker {
+        let counter = prev.and_then(|p| self.counters[counter_index(p)]);
         let mut keys = [0; MAX_MOVES];
         for (key, &m) in keys.iter_mut().zip(moves.iter()) {
-            *key = self.key(color, m, ply, tt_move);
+            *key = self.key(pos, m, ply, tt_move, counter);
         }
         MovePicker { moves, keys, next: 0 }
     }
@@ -162,7 +203,7 @@ impl Iterator for MovePicker {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+    use shakmaty::{CastlingMode, fen::Fen};
 
     use super::*;
 
@@ -173,7 +214,7 @@ mod tests {
         let tables = OrderingTables::default();
         let moves = pos.legal_moves();
         let quiet = moves.iter().copied().find(|m| !m.is_capture()).expect("a quiet move");
-        let mut picker = tables.order(pos.turn(), moves, 0, Some(quiet));
+        let mut picker = tables.order(&pos, moves, 0, Some(quiet), None);
         assert_eq!(picker.next(), Some(quiet));
         let second = picker.next().expect("more moves");
         assert_eq!(second.capture(), Some(Role::Queen));

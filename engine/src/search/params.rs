@@ -38,8 +38,18 @@ pub const INCREMENT_SHARE: (u32, u32) = (3, 4);
 /// The time used when `go` has no limit at all and is not infinite.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
 
-/// With a clock, no new iteration starts after this share (in percent) of the allotted time.
+/// With a clock, no new iteration starts after this share (in percent) of the target time.
 pub const SOFT_LIMIT_PERCENT: u32 = 50;
+
+/// With a clock, the search is abandoned at this multiple of the target time.
+pub const HARD_LIMIT_FACTOR: u32 = 3;
+
+/// The most of the time left (after the overhead), in percent, one move may take.
+pub const MAX_SHARE_PERCENT: u32 = 40;
+
+/// The most of the time left (after the overhead), in percent, the last move before a
+/// time control may take.
+pub const LAST_MOVE_SHARE_PERCENT: u32 = 80;
 
 /// Null-move pruning is tried from this remaining depth on.
 pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
@@ -55,3 +65,40 @@ pub const LMR_MIN_MOVES: usize = 3;
 
 /// After this many searched moves the reduction grows by one more ply.
 pub const LMR_DEEP_MOVES: usize = 8;
+
+/// Iterations from this depth on start with a window around the previous score.
+pub const ASPIRATION_MIN_DEPTH: u32 = 4;
+
+/// The half-width of the first aspiration window, in centipawns.
+pub const ASPIRATION_WINDOW: i32 = 25;
+
+/// After a failed aspiration search the window widens by this factor.
+pub const ASPIRATION_GROWTH: i32 = 2;
+
+/// The root move being searched is reported once a search has run this long.
+pub const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+
+/// Transposition table entries per bucket.
+pub const BUCKET_SIZE: usize = 4;
+
+/// When choosing an entry to replace, each search of age counts as this many plies of depth.
+pub const TT_AGE_WEIGHT: i32 = 8;
+
+/// Piece values for static exchange evaluation, pawn to king.
+pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
+
+/// Reverse futility pruning applies up to this remaining depth.
+pub const RFP_MAX_DEPTH: i32 = 6;
+
+/// Reverse futility pruning: the static evaluation must beat beta by this much per ply.
+pub const RFP_MARGIN: i32 = 80;
+
+/// Futility pruning of quiet moves applies up to this remaining depth.
+pub const FUTILITY_MAX_DEPTH: i32 = 3;
+
+/// Futility pruning: a quiet move is skipped when the static evaluation plus this much per
+/// ply of remaining depth (plus the base) cannot reach alpha.
+pub const FUTILITY_MARGIN: i32 = 100;
+
+/// The part of the futility margin that does not depend on depth.
+pub const FUTILITY_BASE: i32 = 50;

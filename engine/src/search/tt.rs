@@ -1,8 +1,9 @@
-//! The transposition table: a fixed-size, always-replace hash table of search results.
+//! The transposition table: a fixed-size hash table of search results in buckets, with
+//! depth- and age-preferred replacement.
 
 use shakmaty::Move;
 
-use super::params::{MATE_BOUND, MAX_HASH_MB};
+use super::params::{BUCKET_SIZE, MATE_BOUND, MAX_HASH_MB, TT_AGE_WEIGHT};
 
 /// How a stored score relates to the true value of the position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -30,9 +31,22 @@ pub struct Entry {
     pub bound: Bound,
 }
 
-/// A fixed-size table indexed by the low bits of the Zobrist key.
+/// A stored entry with the search generation that wrote it.
+#[derive(Copy, Clone, Debug)]
+struct Slot {
+    entry: Entry,
+    generation: u8,
+}
+
+/// Entries sharing one index; a key may sit in any of them.
+type Bucket = [Option<Slot>; BUCKET_SIZE];
+
+/// A fixed-size table of buckets indexed by the Zobrist key. A new result replaces the
+/// same position's entry, else an empty one, else the least valuable: shallow and old
+/// (from an earlier search) entries go first.
 pub struct TranspositionTable {
-    entries: Vec<Option<Entry>>,
+    buckets: Vec<Bucket>,
+    generation: u8,
 }
 
 impl TranspositionTable {
@@ -40,39 +54,66 @@ impl TranspositionTable {
     #[must_use]
     pub fn new(megabytes: usize) -> Self {
         let megabytes = megabytes.clamp(1, MAX_HASH_MB);
-        let slot = std::mem::size_of::<Option<Entry>>();
-        let len = (megabytes * 1024 * 1024 / slot).max(1);
-        TranspositionTable { entries: vec![None; len] }
+        let size = std::mem::size_of::<Bucket>();
+        let len = (megabytes * 1024 * 1024 / size).max(1);
+        TranspositionTable { buckets: vec![[None; BUCKET_SIZE]; len], generation: 0 }
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.entries.fill(None);
+        self.buckets.fill([None; BUCKET_SIZE]);
+        self.generation = 0;
+    }
+
+    /// Starts a new search: entries written before now age.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
     }
 
     fn index(&self, key: u64) -> usize {
         // The multiply-shift maps the key onto the table evenly without a division.
-        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+        ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
     }
 
     /// The entry for `key`, with its mate score converted to be relative to `ply`.
     #[must_use]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
-        let entry = self.entries[self.index(key)]?;
-        if entry.key != key {
-            return None;
-        }
-        Some(Entry { score: score_from_tt(entry.score, ply), ..entry })
+        let bucket = &self.buckets[self.index(key)];
+        let slot = bucket.iter().flatten().find(|slot| slot.entry.key == key)?;
+        Some(Entry { score: score_from_tt(slot.entry.score, ply), ..slot.entry })
     }
 
-    /// Stores a result, replacing whatever was in its slot.
+    /// How many searches ago `slot` was written.
+    fn age(&self, slot: &Slot) -> i32 {
+        i32::from(self.generation.wrapping_sub(slot.generation))
+    }
+
+    /// Stores a result in its bucket.
     pub fn store(&mut self, key: u64, ply: usize, entry: Entry) {
         let index = self.index(key);
-        let best = entry.best.or_else(|| {
-            // Keep the old move for the same position: it is still the best guess we have.
-            self.entries[index].filter(|old| old.key == key).and_then(|old| old.best)
+        let bucket = &self.buckets[index];
+        let same = bucket.iter().position(|s| s.is_some_and(|s| s.entry.key == key));
+        let victim = same.or_else(|| bucket.iter().position(Option::is_none)).unwrap_or_else(|| {
+            let worth =
+                |s: &Option<Slot>| s.map_or(i32::MIN, |s| s.entry.depth - TT_AGE_WEIGHT * self.age(&s));
+            (0..BUCKET_SIZE).min_by_key(|&i| worth(&bucket[i])).unwrap_or(0)
         });
-        self.entries[index] = Some(Entry { key, best, score: score_to_tt(entry.score, ply), ..entry });
+        // Keep the old move for the same position: it is still the best guess we have.
+        let old_best = same.and_then(|i| bucket[i]).and_then(|s| s.entry.best);
+        let best = entry.best.or(old_best);
+        let stored = Entry { key, best, score: score_to_tt(entry.score, ply), ..entry };
+        self.buckets[index][victim] = Some(Slot { entry: stored, generation: self.generation });
+    }
+
+    /// How full the table is with this search's entries, in permille (from a sample).
+    #[must_use]
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(1000 / BUCKET_SIZE);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .map(|b| b.iter().flatten().filter(|s| s.generation == self.generation).count())
+            .sum();
+        (used * 1000 / (sample * BUCKET_SIZE).max(1)) as u32
     }
 }
 
@@ -123,5 +164,25 @@ mod tests {
         let entry = Entry { key: 0, best: None, score: MATE - 5, depth: 3, bound: Bound::Exact };
         tt.store(7, 2, entry);
         assert_eq!(tt.probe(7, 4).map(|e| e.score), Some(MATE - 7));
+    }
+
+    #[test]
+    fn old_shallow_entries_are_replaced_first() {
+        let mut tt = TranspositionTable::new(1);
+        let len = tt.buckets.len() as u128;
+        // Keys that share the first bucket: the top bits decide the index.
+        let keys: Vec<u64> = (0..=BUCKET_SIZE as u64).map(|i| i + 1).collect();
+        assert!(keys.iter().all(|&k| (u128::from(k) * len) >> 64 == 0));
+        let at = |depth| Entry { key: 0, best: None, score: 0, depth, bound: Bound::Exact };
+        for (i, &key) in keys[..BUCKET_SIZE].iter().enumerate() {
+            tt.store(key, 0, at(10 + i as i32));
+        }
+        assert!(tt.hashfull() > 0);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        tt.store(keys[BUCKET_SIZE], 0, at(1));
+        // The shallowest old entry (depth 10) made way; the deeper ones stay.
+        assert!(tt.probe(keys[0], 0).is_none());
+        assert!(keys[1..].iter().all(|&k| tt.probe(k, 0).is_some()));
     }
 }

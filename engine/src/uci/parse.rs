@@ -22,15 +22,23 @@ pub enum UciCommand {
         /// The moves played from it.
         moves: Vec<Move>,
     },
-    /// `go ...`.
-    Go(SearchLimits),
+    /// `go ...`. The `searchmoves` are resolved against the position by the caller, and
+    /// the options (MultiPV, Move Overhead) filled in by it.
+    Go {
+        /// Everything but the moves to search.
+        limits: SearchLimits,
+        /// The moves after `searchmoves`, as written.
+        searchmoves: Vec<UciMove>,
+    },
     /// `stop`.
     Stop,
+    /// `ponderhit`.
+    PonderHit,
     /// `quit`.
     Quit,
-    /// `setoption name Hash value N`.
-    SetHash(usize),
-    /// A line to ignore: empty, or a command that needs no answer (`ponderhit`, `debug`).
+    /// `setoption name ... [value ...]`, checked.
+    SetOption(UciOption),
+    /// A line to ignore: empty, or a command that needs no answer (`debug`, `register`).
     Ignore,
     /// A known command that could not be understood; the text explains why.
     Error(String),
@@ -38,8 +46,58 @@ pub enum UciCommand {
     Unknown(String),
 }
 
+/// An engine option set by `setoption`, with its value checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciOption {
+    /// `Hash`: the transposition table size in megabytes.
+    Hash(usize),
+    /// `Clear Hash`: empty the transposition table.
+    ClearHash,
+    /// `Threads`: only 1 is supported.
+    Threads(u32),
+    /// `MultiPV`: the number of lines to report.
+    MultiPv(u32),
+    /// `Ponder`: whether the GUI may send `go ponder`.
+    Ponder(bool),
+    /// `Move Overhead`: time kept in reserve per move.
+    MoveOverhead(Duration),
+    /// `UCI_LimitStrength` (not implemented yet).
+    LimitStrength(bool),
+    /// `UCI_Elo` (not implemented yet).
+    Elo(u32),
+    /// `SyzygyPath` (not implemented yet).
+    SyzygyPath(String),
+    /// `OwnBook`: play from the opening book.
+    OwnBook(bool),
+    /// `BookFile`: the book to play from (Kibitz's own format or Polyglot).
+    BookFile(String),
+}
+
 /// The largest hash size accepted by `setoption name Hash`.
-const MAX_HASH_MB: usize = 1024;
+pub const MAX_HASH_MB: usize = 1024;
+/// The largest `MultiPV`.
+pub const MAX_MULTIPV: u32 = 256;
+/// The largest `Move Overhead` in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// The range of `UCI_Elo`.
+pub const ELO_RANGE: (u32, u32) = (1320, 3190);
+
+/// The words of `go` that take no value or start a new parameter.
+const GO_KEYWORDS: [&str; 13] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
 
 /// Parses one line of UCI input. Never fails: bad input becomes [`UciCommand::Error`] or
 /// [`UciCommand::Unknown`].
@@ -54,11 +112,12 @@ pub fn parse_line(line: &str) -> UciCommand {
         "isready" => Ok(UciCommand::IsReady),
         "ucinewgame" => Ok(UciCommand::NewGame),
         "position" => parse_position(rest),
-        "go" => parse_go(rest).map(UciCommand::Go),
+        "go" => parse_go(rest),
         "stop" => Ok(UciCommand::Stop),
+        "ponderhit" => Ok(UciCommand::PonderHit),
         "quit" => Ok(UciCommand::Quit),
-        "setoption" => parse_setoption(rest),
-        "ponderhit" | "debug" | "register" => Ok(UciCommand::Ignore),
+        "setoption" => parse_setoption(rest).map(UciCommand::SetOption),
+        "debug" | "register" => Ok(UciCommand::Ignore),
         _ => Ok(UciCommand::Unknown(line.trim().to_owned())),
     };
     result.unwrap_or_else(UciCommand::Error)
@@ -89,13 +148,15 @@ fn parse_position(tokens: &[&str]) -> Result<UciCommand, String> {
     Ok(UciCommand::Position { start, moves: played })
 }
 
-fn parse_go(tokens: &[&str]) -> Result<SearchLimits, String> {
+fn parse_go(tokens: &[&str]) -> Result<UciCommand, String> {
     let mut limits = SearchLimits::default();
-    let mut tokens = tokens.iter();
+    let mut searchmoves = Vec::new();
+    let mut tokens = tokens.iter().peekable();
     while let Some(&key) = tokens.next() {
         let mut value = || tokens.next().copied().ok_or_else(|| format!("'{key}' needs a value"));
         match key {
             "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
             "wtime" => limits.wtime = Some(millis(key, value()?)?),
             "btime" => limits.btime = Some(millis(key, value()?)?),
             "winc" => limits.winc = Some(millis(key, value()?)?),
@@ -104,11 +165,23 @@ fn parse_go(tokens: &[&str]) -> Result<SearchLimits, String> {
             "movestogo" => limits.movestogo = Some(number(key, value()?)?),
             "depth" => limits.depth = Some(number(key, value()?)?),
             "nodes" => limits.nodes = Some(number(key, value()?)?),
-            // Pondering, mate search and move restriction are not supported; ignore them.
-            _ => {}
+            "mate" => limits.mate = Some(number(key, value()?)?),
+            "searchmoves" => {
+                while let Some(&&text) = tokens.peek() {
+                    if GO_KEYWORDS.contains(&text) {
+                        break;
+                    }
+                    tokens.next();
+                    searchmoves.push(text.parse().map_err(|_| format!("bad move '{text}' in searchmoves"))?);
+                }
+                if searchmoves.is_empty() {
+                    return Err("'searchmoves' needs at least one move".to_owned());
+                }
+            }
+            other => return Err(format!("unknown go parameter '{other}'")),
         }
     }
-    Ok(limits)
+    Ok(UciCommand::Go { limits, searchmoves })
 }
 
 fn number<T: std::str::FromStr>(key: &str, text: &str) -> Result<T, String> {
@@ -121,20 +194,41 @@ fn millis(key: &str, text: &str) -> Result<Duration, String> {
     Ok(Duration::from_millis(u64::try_from(ms).unwrap_or(0)))
 }
 
-fn parse_setoption(tokens: &[&str]) -> Result<UciCommand, String> {
+fn parse_setoption(tokens: &[&str]) -> Result<UciOption, String> {
     let value_at = tokens.iter().position(|&t| t == "value");
     let name_end = value_at.unwrap_or(tokens.len());
     let name = match tokens.split_first() {
-        Some((&"name", _)) => tokens[1..name_end].join(" "),
+        Some((&"name", _)) if name_end > 1 => tokens[1..name_end].join(" "),
         _ => return Err("expected 'setoption name <name> [value <value>]'".to_owned()),
     };
     let value = value_at.map(|at| tokens[at + 1..].join(" ")).unwrap_or_default();
-    if !name.eq_ignore_ascii_case("hash") {
-        return Err(format!("unknown option '{name}'"));
-    }
-    match value.parse::<usize>() {
-        Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => Ok(UciCommand::SetHash(mb)),
-        _ => Err(format!("Hash must be a number from 1 to {MAX_HASH_MB}, not '{value}'")),
+    let spin = |min: u64, max: u64| -> Result<u64, String> {
+        match value.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(format!("{name} must be a number from {min} to {max}, not '{value}'")),
+        }
+    };
+    let check = || -> Result<bool, String> {
+        match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("{name} must be true or false, not '{value}'")),
+        }
+    };
+    // Option names are case-insensitive in UCI.
+    match name.to_ascii_lowercase().as_str() {
+        "hash" => Ok(UciOption::Hash(spin(1, MAX_HASH_MB as u64)? as usize)),
+        "clear hash" => Ok(UciOption::ClearHash),
+        "threads" => Ok(UciOption::Threads(spin(1, 1)? as u32)),
+        "multipv" => Ok(UciOption::MultiPv(spin(1, u64::from(MAX_MULTIPV))? as u32)),
+        "ponder" => Ok(UciOption::Ponder(check()?)),
+        "move overhead" => Ok(UciOption::MoveOverhead(Duration::from_millis(spin(0, MAX_MOVE_OVERHEAD_MS)?))),
+        "uci_limitstrength" => Ok(UciOption::LimitStrength(check()?)),
+        "uci_elo" => Ok(UciOption::Elo(spin(u64::from(ELO_RANGE.0), u64::from(ELO_RANGE.1))? as u32)),
+        "syzygypath" => Ok(UciOption::SyzygyPath(value)),
+        "ownbook" => Ok(UciOption::OwnBook(check()?)),
+        "bookfile" => Ok(UciOption::BookFile(value)),
+        _ => Err(format!("unknown option '{name}'")),
     }
 }
 
@@ -193,8 +287,8 @@ mod tests {
 
     #[test]
     fn go_limits() {
-        let UciCommand::Go(limits) =
-            parse_line("go wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 3 nodes 99")
+        let UciCommand::Go { limits, .. } =
+            parse_line("go wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 3 nodes 99 mate 4 ponder")
         else {
             panic!("not a go");
         };
@@ -204,9 +298,20 @@ mod tests {
         assert_eq!(limits.movestogo, Some(7));
         assert_eq!(limits.depth, Some(3));
         assert_eq!(limits.nodes, Some(99));
-        assert!(matches!(parse_line("go infinite"), UciCommand::Go(l) if l.infinite));
-        assert!(matches!(parse_line("go"), UciCommand::Go(l) if l == SearchLimits::default()));
-        assert!(matches!(parse_line("go movetime 50"), UciCommand::Go(l) if l.movetime.is_some()));
+        assert_eq!(limits.mate, Some(4));
+        assert!(limits.ponder);
+        assert!(matches!(parse_line("go infinite"), UciCommand::Go { limits, .. } if limits.infinite));
+        assert!(
+            matches!(parse_line("go"), UciCommand::Go { limits, .. } if limits == SearchLimits::default())
+        );
+        assert!(
+            matches!(parse_line("go movetime 50"), UciCommand::Go { limits, .. } if limits.movetime.is_some())
+        );
+        let UciCommand::Go { limits, searchmoves } = parse_line("go searchmoves e2e4 d2d4 depth 5") else {
+            panic!("not a go");
+        };
+        assert_eq!(searchmoves.len(), 2);
+        assert_eq!(limits.depth, Some(5));
     }
 
     #[test]
@@ -215,14 +320,51 @@ mod tests {
         assert!(matches!(parse_line("go depth x"), UciCommand::Error(_)));
         assert!(matches!(parse_line("go wtime"), UciCommand::Error(_)));
         assert!(matches!(parse_line("go nodes -1"), UciCommand::Error(_)));
+        assert!(matches!(parse_line("go searchmoves"), UciCommand::Error(_)));
+        assert!(matches!(parse_line("go searchmoves e2e4 zz"), UciCommand::Error(_)));
+        assert!(matches!(parse_line("go sideways"), UciCommand::Error(_)));
+        assert!(matches!(parse_line("go mate x"), UciCommand::Error(_)));
     }
 
     #[test]
     fn options() {
-        assert_eq!(parse_line("setoption name Hash value 64"), UciCommand::SetHash(64));
-        assert!(matches!(parse_line("setoption name Hash value 0"), UciCommand::Error(_)));
-        assert!(matches!(parse_line("setoption name Hash"), UciCommand::Error(_)));
-        assert!(matches!(parse_line("setoption name Ponder value true"), UciCommand::Error(_)));
-        assert!(matches!(parse_line("setoption"), UciCommand::Error(_)));
+        let option = |line: &str| match parse_line(line) {
+            UciCommand::SetOption(option) => option,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(option("setoption name Hash value 64"), UciOption::Hash(64));
+        assert_eq!(option("setoption name Clear Hash"), UciOption::ClearHash);
+        assert_eq!(option("setoption name Threads value 1"), UciOption::Threads(1));
+        assert_eq!(option("setoption name MultiPV value 3"), UciOption::MultiPv(3));
+        assert_eq!(option("setoption name Ponder value true"), UciOption::Ponder(true));
+        assert_eq!(
+            option("setoption name Move Overhead value 100"),
+            UciOption::MoveOverhead(Duration::from_millis(100))
+        );
+        assert_eq!(option("setoption name UCI_LimitStrength value false"), UciOption::LimitStrength(false));
+        assert_eq!(option("setoption name UCI_Elo value 1500"), UciOption::Elo(1500));
+        assert_eq!(option("setoption name OwnBook value true"), UciOption::OwnBook(true));
+        assert_eq!(
+            option("setoption name BookFile value /b/k b.bin"),
+            UciOption::BookFile("/b/k b.bin".to_owned())
+        );
+        assert_eq!(
+            option("setoption name SyzygyPath value /tb/a b"),
+            UciOption::SyzygyPath("/tb/a b".to_owned())
+        );
+        for bad in [
+            "setoption name Hash value 0",
+            "setoption name Hash",
+            "setoption name Threads value 2",
+            "setoption name MultiPV value 0",
+            "setoption name Ponder value maybe",
+            "setoption name Move Overhead value -1",
+            "setoption name UCI_Elo value 10",
+            "setoption name Contempt value 3",
+            "setoption name",
+            "setoption",
+        ] {
+            assert!(matches!(parse_line(bad), UciCommand::Error(_)), "{bad}");
+        }
     }
 }

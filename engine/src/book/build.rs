@@ -1,0 +1,384 @@
+//! Building a book from PGN games (Terra's `createbook NAME PGN s t`, Crafty's
+//! `book create PGN m n wpct`): streaming, main line only, at most N plies per game.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Read;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+use crate::book::key::key_after;
+use crate::book::{Book, BookEntry, BookError, Outcome, Stats, book_key, encode_move};
+
+/// What goes into a book built from games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// At most this many plies of each game are used.
+    pub max_plies: usize,
+    /// Moves played in fewer games are dropped.
+    pub min_games: u32,
+    /// Crafty's winning-percentage rule: a move is dropped unless its wins are at least this
+    /// percentage of its losses (50: at least half as many wins as losses). `None`: no rule.
+    pub win_pct: Option<u32>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { max_plies: 60, min_games: 1, win_pct: None }
+    }
+}
+
+/// How far a build has come.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BuildProgress {
+    /// Games read so far.
+    pub games: u64,
+    /// Games skipped (variants, bad FEN) or cut short by an illegal move.
+    pub skipped: u64,
+    /// Bytes of PGN read so far.
+    pub bytes: u64,
+    /// Total bytes of the PGN files, when known.
+    pub total_bytes: u64,
+}
+
+/// A hasher for keys that are already Zobrist hashes.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.0 = self.0.rotate_left(17) ^ u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type Counts = HashMap<(u64, u16), Stats, BuildHasherDefault<KeyHasher>>;
+
+/// Collects move statistics from PGN files, then turns them into a [`Book`].
+///
+/// ```
+/// use kibitz_engine::{BookBuilder, BuildOptions, GameRecord};
+/// let pgn = "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"0-1\"]\n\n1. e4 c5 0-1\n";
+/// let mut builder = BookBuilder::new(BuildOptions { max_plies: 10, min_games: 1, win_pct: None });
+/// builder.add_pgn(pgn.as_bytes(), &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
+/// let book = builder.finish();
+/// let start = GameRecord::new();
+/// let moves = book.legal_moves(start.position());
+/// assert_eq!(moves.len(), 1);
+/// assert_eq!((moves[0].1.fixed.games, moves[0].1.fixed.wins, moves[0].1.fixed.losses), (2, 1, 1));
+/// ```
+pub struct BookBuilder {
+    options: BuildOptions,
+    counts: Counts,
+    progress: BuildProgress,
+}
+
+impl BookBuilder {
+    /// An empty builder.
+    #[must_use]
+    pub fn new(options: BuildOptions) -> Self {
+        BookBuilder { options, counts: Counts::default(), progress: BuildProgress::default() }
+    }
+
+    /// Progress so far.
+    #[must_use]
+    pub fn progress(&self) -> BuildProgress {
+        self.progress
+    }
+
+    /// Reads every game of a PGN stream. `progress` is called every thousand games and at
+    /// the end; returning `Break` cancels.
+    pub fn add_pgn<R: Read>(
+        &mut self,
+        reader: R,
+        progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
+    ) -> Result<(), BookError> {
+        let base = self.progress.bytes;
+        let counter = Arc::new(AtomicU64::new(0));
+        let mut reader = Reader::new(CountingReader { inner: reader, count: Arc::clone(&counter) });
+        let mut visitor = GameVisitor { max_plies: self.options.max_plies, counts: &mut self.counts };
+        loop {
+            let read = reader.read_game(&mut visitor).map_err(|e| BookError::Pgn(e.to_string()))?;
+            let Some(ok) = read else { break };
+            self.progress.games += 1;
+            if !ok {
+                self.progress.skipped += 1;
+            }
+            if self.progress.games.is_multiple_of(1000) {
+                self.progress.bytes = base + counter.load(Ordering::Relaxed);
+                if progress(&self.progress).is_break() {
+                    return Err(BookError::Cancelled);
+                }
+            }
+        }
+        self.progress.bytes = base + counter.load(Ordering::Relaxed);
+        let _ = progress(&self.progress);
+        Ok(())
+    }
+
+    /// Reads every game of a PGN file.
+    pub fn add_pgn_file(
+        &mut self,
+        path: &Path,
+        progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
+    ) -> Result<(), BookError> {
+        let file = std::fs::File::open(path)?;
+        self.add_pgn(std::io::BufReader::with_capacity(1 << 16, file), progress)
+    }
+
+    /// The book: moves played in at least `min_games` games that pass the winning-percentage
+    /// rule, each with its Polyglot weight.
+    #[must_use]
+    pub fn finish(self) -> Book {
+        let mut book = Book::new();
+        self.finish_into(&mut book);
+        book
+    }
+
+    /// Adds the games to an existing book (Terra's `createbook` on an existing file): counts
+    /// are added to the book's fixed statistics, then the rules are applied to the sums.
+    /// Moves with a user value or play percentage are always kept.
+    pub fn finish_into(self, book: &mut Book) {
+        let options = self.options;
+        let mut entries: Vec<BookEntry> = std::mem::take(book).entries().to_vec();
+        entries.extend(self.counts.into_iter().map(|((key, mv), fixed)| BookEntry {
+            key,
+            mv,
+            fixed,
+            ..Default::default()
+        }));
+        *book = Book::from_entries(entries);
+        book.retain(|e| {
+            let passes = e.fixed.games >= options.min_games
+                && options.win_pct.is_none_or(|p| {
+                    u64::from(e.fixed.wins) * 100 >= u64::from(p) * u64::from(e.fixed.losses)
+                });
+            passes || e.user.is_some() || e.play_pct.is_some()
+        });
+        for e in &mut book.entries_mut_internal() {
+            if e.fixed.games > 0 {
+                e.weight = e.fixed.polyglot_weight();
+            }
+        }
+    }
+}
+
+impl Book {
+    pub(crate) fn entries_mut_internal(&mut self) -> std::slice::IterMut<'_, BookEntry> {
+        self.entries.iter_mut()
+    }
+}
+
+/// Counts the bytes read, for progress.
+struct CountingReader<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The tags a book needs.
+#[derive(Default)]
+struct Tags {
+    result: Option<String>,
+    fen: Option<String>,
+    variant_ok: bool,
+}
+
+/// One game being read.
+struct Movetext {
+    pos: Chess,
+    key: u64,
+    played: Vec<(u64, u16, Color)>,
+    result: Option<String>,
+    ok: bool,
+}
+
+/// Collects the main line of each game, up to `max_plies`, into `counts`. Outputs whether the
+/// game was read without trouble.
+struct GameVisitor<'a> {
+    max_plies: usize,
+    counts: &'a mut Counts,
+}
+
+impl GameVisitor<'_> {
+    fn commit(&mut self, movetext: &Movetext) {
+        let result = movetext.result.as_deref().unwrap_or("*");
+        for &(key, mv, side) in &movetext.played {
+            let outcome = Outcome::from_result(result, side == Color::White);
+            self.counts.entry((key, mv)).or_default().record(outcome);
+        }
+    }
+}
+
+impl Visitor for GameVisitor<'_> {
+    type Tags = Tags;
+    type Movetext = Movetext;
+    type Output = bool;
+
+    fn begin_tags(&mut self) -> ControlFlow<bool, Tags> {
+        ControlFlow::Continue(Tags { variant_ok: true, ..Tags::default() })
+    }
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<bool> {
+        match name {
+            b"Result" => tags.result = Some(value.decode_utf8_lossy().into_owned()),
+            b"FEN" => tags.fen = Some(value.decode_utf8_lossy().into_owned()),
+            b"Variant" => {
+                let v = value.decode_utf8_lossy().to_ascii_lowercase();
+                tags.variant_ok = matches!(v.as_str(), "standard" | "chess" | "" | "normal");
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<bool, Movetext> {
+        if !tags.variant_ok {
+            return ControlFlow::Break(false);
+        }
+        let pos = match &tags.fen {
+            None => Chess::default(),
+            Some(fen) => {
+                match fen.parse::<Fen>().ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()) {
+                    Some(pos) => pos,
+                    None => return ControlFlow::Break(false),
+                }
+            }
+        };
+        let key = book_key(&pos);
+        let played = Vec::with_capacity(self.max_plies.min(128));
+        ControlFlow::Continue(Movetext { pos, key, played, result: tags.result, ok: true })
+    }
+
+    fn san(&mut self, movetext: &mut Movetext, san_plus: SanPlus) -> ControlFlow<bool> {
+        if movetext.played.len() >= self.max_plies || !movetext.ok {
+            return self.stop_if_result_known(movetext);
+        }
+        match san_plus.san.to_move(&movetext.pos) {
+            Ok(m) => {
+                let side = movetext.pos.turn();
+                movetext.played.push((movetext.key, encode_move(m), side));
+                let (next, key) = key_after(&movetext.pos, movetext.key, m);
+                movetext.pos = next;
+                movetext.key = key;
+                if movetext.played.len() >= self.max_plies {
+                    return self.stop_if_result_known(movetext);
+                }
+                ControlFlow::Continue(())
+            }
+            Err(_) => {
+                movetext.ok = false;
+                self.stop_if_result_known(movetext)
+            }
+        }
+    }
+
+    fn outcome(&mut self, movetext: &mut Movetext, outcome: pgn_reader::Outcome) -> ControlFlow<bool> {
+        if movetext.result.is_none() {
+            movetext.result = Some(outcome.to_string());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Movetext) -> bool {
+        self.commit(&movetext);
+        movetext.ok
+    }
+}
+
+impl GameVisitor<'_> {
+    /// Once the plies are collected, the rest of the game is skipped if the result is known.
+    fn stop_if_result_known(&mut self, movetext: &mut Movetext) -> ControlFlow<bool> {
+        if movetext.result.as_deref().is_some_and(|r| r != "*") {
+            self.commit(movetext);
+            return ControlFlow::Break(movetext.ok);
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// A book build running on a thread, with progress and cancel, for the app.
+pub struct BuildJob {
+    games: Arc<AtomicU64>,
+    bytes: Arc<AtomicU64>,
+    total_bytes: u64,
+    cancel: Arc<AtomicBool>,
+    handle: JoinHandle<Result<Book, BookError>>,
+}
+
+impl BuildJob {
+    /// Starts building from `pgns` into `existing` (or a new book) on a background thread.
+    #[must_use]
+    pub fn spawn(pgns: Vec<PathBuf>, options: BuildOptions, existing: Option<Book>) -> BuildJob {
+        let games = Arc::new(AtomicU64::new(0));
+        let bytes = Arc::new(AtomicU64::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let total_bytes = pgns.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+        let (g, b, c) = (Arc::clone(&games), Arc::clone(&bytes), Arc::clone(&cancel));
+        let handle = std::thread::spawn(move || {
+            let mut builder = BookBuilder::new(options);
+            for path in &pgns {
+                builder.add_pgn_file(path, &mut |p| {
+                    g.store(p.games, Ordering::Relaxed);
+                    b.store(p.bytes, Ordering::Relaxed);
+                    if c.load(Ordering::Relaxed) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                })?;
+            }
+            let mut book = existing.unwrap_or_default();
+            builder.finish_into(&mut book);
+            Ok(book)
+        });
+        BuildJob { games, bytes, total_bytes, cancel, handle }
+    }
+
+    /// Progress so far (updated every thousand games).
+    #[must_use]
+    pub fn progress(&self) -> BuildProgress {
+        BuildProgress {
+            games: self.games.load(Ordering::Relaxed),
+            skipped: 0,
+            bytes: self.bytes.load(Ordering::Relaxed),
+            total_bytes: self.total_bytes,
+        }
+    }
+
+    /// Asks the build to stop; [`BuildJob::join`] then returns [`BookError::Cancelled`].
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The build has ended.
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+
+    /// Waits for the book.
+    pub fn join(self) -> Result<Book, BookError> {
+        self.handle.join().unwrap_or(Err(BookError::Cancelled))
+    }
+}

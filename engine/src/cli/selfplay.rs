@@ -1,0 +1,187 @@
+//! `kibitz selfplay`: engine-against-itself games with the draw and resign policy on, for
+//! measuring the policy (how often it resigns, offers, accepts, and whether it resigned a
+//! game that was not lost).
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use shakmaty::ByColor;
+
+use crate::policy::{PolicySettings, Rules};
+use crate::runner::{GameEnd, GameSetup, play_game};
+use crate::{GameRecord, TimeControl, write_pgn};
+
+const USAGE: &str =
+    "Usage: kibitz selfplay [--games N] [--tc CONTROL] [--openings EPD] [--rules terra|dead-band]
+                       [--concurrency N] [--pgn OUT.pgn] [--remarks OUT.tsv]
+Plays the engine against itself with its draw and resign policy on. CONTROL is Crafty's
+(`level 0 0.2 0.02` is not valid: use PGN's `10+0.1`) or PGN's notation; default 5+0.05.
+The last line is `games N resignations R offers O accepted A white W black B draws D`.";
+
+#[derive(Debug)]
+struct Options {
+    games: usize,
+    control: TimeControl,
+    openings: Vec<GameRecord>,
+    rules: Rules,
+    concurrency: usize,
+    pgn: Option<String>,
+    remarks: Option<String>,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        games: 20,
+        control: TimeControl::sudden_death(Duration::from_secs(5), Duration::from_millis(50)),
+        openings: Vec::new(),
+        rules: Rules::Terra,
+        concurrency: 1,
+        pgn: None,
+        remarks: None,
+    };
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--games" => o.games = value()?.parse().map_err(|_| "--games takes a number".to_string())?,
+            "--tc" => {
+                let text = value()?;
+                o.control = text
+                    .parse::<TimeControl>()
+                    .or_else(|_| TimeControl::from_pgn(&text))
+                    .map_err(|e| format!("--tc {text}: {e}"))?;
+            }
+            "--openings" => {
+                let path = value()?;
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+                for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                    let fen = line.split(';').next().unwrap_or("");
+                    let game = GameRecord::from_fen(fen).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+                    o.openings.push(game);
+                }
+            }
+            "--rules" => {
+                o.rules = match value()?.as_str() {
+                    "terra" => Rules::Terra,
+                    "dead-band" => Rules::DeadBand,
+                    other => return Err(format!("--rules {other}: expected terra or dead-band")),
+                }
+            }
+            "--concurrency" => {
+                o.concurrency = value()?.parse().map_err(|_| "--concurrency takes a number".to_string())?
+            }
+            "--pgn" => o.pgn = Some(value()?),
+            "--remarks" => o.remarks = Some(value()?),
+            other => return Err(format!("unknown option {other}")),
+        }
+    }
+    if o.openings.is_empty() {
+        o.openings.push(GameRecord::new());
+    }
+    o.concurrency = o.concurrency.clamp(1, 16);
+    Ok(o)
+}
+
+/// Runs `kibitz selfplay ARGS`.
+pub fn run(args: &[String]) -> ExitCode {
+    if args.first().is_some_and(|a| a == "help" || a == "--help") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    let o = match parse(args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("kibitz selfplay: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..o.concurrency {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= o.games {
+                        break;
+                    }
+                    let setup = GameSetup {
+                        opening: o.openings[i % o.openings.len()].clone(),
+                        controls: ByColor::new_with(|_| o.control.clone()),
+                        policy: PolicySettings { rules: o.rules, ..Default::default() },
+                        max_plies: 400,
+                    };
+                    let mut played = play_game(&setup);
+                    played.game.set_tag("Event", "Kibitz self-play");
+                    played.game.set_tag("Round", &(i + 1).to_string());
+                    println!(
+                        "game {} {} {:?} after {} plies",
+                        i + 1,
+                        played.game.result(),
+                        played.end,
+                        played.game.len()
+                    );
+                    if let Ok(mut all) = results.lock() {
+                        all.push((i, played));
+                    }
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by_key(|(i, _)| *i);
+
+    let mut pgn = String::new();
+    let mut remarks = String::from("game\tside\tply\tfen\tremark\n");
+    let (mut resignations, mut offers, mut accepted) = (0, 0, 0);
+    let (mut white, mut black, mut draws) = (0, 0, 0);
+    for (i, played) in &results {
+        pgn.push_str(&write_pgn(&played.game));
+        pgn.push('\n');
+        match played.game.result() {
+            "1-0" => white += 1,
+            "0-1" => black += 1,
+            _ => draws += 1,
+        }
+        resignations += usize::from(matches!(played.end, GameEnd::Resignation(_)));
+        accepted += usize::from(played.end == GameEnd::Agreement);
+        for r in &played.remarks {
+            offers += usize::from(r.text.starts_with("I offer"));
+            let side = if r.side == shakmaty::Color::White { "white" } else { "black" };
+            remarks.push_str(&format!("{}\t{side}\t{}\t{}\t{}\n", i + 1, r.ply, r.fen, r.text));
+        }
+    }
+    for (path, text) in [(&o.pgn, &pgn), (&o.remarks, &remarks)] {
+        if let Some(path) = path
+            && let Err(e) = crate::write_atomic(std::path::Path::new(path), text.as_bytes())
+        {
+            eprintln!("kibitz selfplay: cannot write {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let _ = std::io::stdout().flush();
+    println!(
+        "games {} resignations {resignations} offers {offers} accepted {accepted} white {white} black {black} draws {draws}",
+        results.len()
+    );
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_options_are_explained() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert!(parse(&args("--games x")).is_err());
+        assert!(parse(&args("--tc banana")).unwrap_err().starts_with("--tc banana"));
+        assert!(parse(&args("--rules nice")).is_err());
+        assert!(parse(&args("--bogus")).is_err());
+        let o = parse(&args("--games 3 --tc 10+0.1 --rules dead-band")).unwrap();
+        assert_eq!((o.games, o.rules, o.control.to_pgn().as_str()), (3, Rules::DeadBand, "10+0.1"));
+    }
+}

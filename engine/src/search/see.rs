@@ -1,0 +1,102 @@
+//! Static exchange evaluation: the material balance of the capture sequence on one square,
+//! each side recapturing with its least valuable piece and free to stop.
+
+use shakmaty::{Chess, Move, Position, Role};
+
+use super::params::SEE_VALUES;
+
+/// The SEE value of a role.
+fn value(role: Role) -> i32 {
+    SEE_VALUES[role as usize - 1]
+}
+
+/// The material the side to move gains by `m` and the exchanges that may follow on its
+/// target square, in centipawns; negative when the move loses material. Pins and checks
+/// are ignored, as usual for SEE.
+#[must_use]
+pub fn see(pos: &Chess, m: Move) -> i32 {
+    let (from, to, role, captured, promotion) = match m {
+        Move::Normal { role, from, capture, to, promotion } => (from, to, role, capture, promotion),
+        Move::EnPassant { from, to } => (from, to, Role::Pawn, Some(Role::Pawn), None),
+        Move::Castle { .. } | Move::Put { .. } => return 0,
+    };
+    let board = pos.board();
+    let mut occupied = board.occupied();
+    occupied.discard(from);
+    if let Move::EnPassant { from, to } = m {
+        // The captured pawn stands beside the capturing one, on the target's file.
+        occupied.discard(shakmaty::Square::from_coords(to.file(), from.rank()));
+    }
+    let mut gain = [0i32; 40];
+    gain[0] = captured.map_or(0, value) + promotion.map_or(0, |p| value(p) - value(Role::Pawn));
+    let mut on_square = promotion.unwrap_or(role);
+    let mut side = !pos.turn();
+    let mut depth = 0;
+    loop {
+        let attackers = board.attacks_to(to, side, occupied) & occupied;
+        if attackers.is_empty() || depth + 1 >= gain.len() {
+            break;
+        }
+        let Some((sq, attacker)) =
+            Role::ALL.into_iter().find_map(|r| (attackers & board.by_role(r)).first().map(|sq| (sq, r)))
+        else {
+            break;
+        };
+        depth += 1;
+        gain[depth] = value(on_square) - gain[depth - 1];
+        if (-gain[depth - 1]).max(gain[depth]) < 0 {
+            // Neither standing pat nor this capture helps its side: it will not be made.
+            depth -= 1;
+            break;
+        }
+        if attacker == Role::King
+            && !(board.attacks_to(to, !side, occupied) & occupied & !board.by_role(Role::King).with(sq))
+                .is_empty()
+        {
+            // The king cannot capture onto a defended square.
+            depth -= 1;
+            break;
+        }
+        occupied.discard(sq);
+        on_square = attacker;
+        side = !side;
+    }
+    while depth > 0 {
+        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
+        depth -= 1;
+    }
+    gain[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};
+
+    use super::*;
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let fen: Fen = fen.parse().expect("FEN");
+        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("legal");
+        let m = uci.parse::<UciMove>().expect("uci").to_move(&pos).expect("legal move");
+        see(&pos, m)
+    }
+
+    #[test]
+    fn exchanges() {
+        let pawn = value(Role::Pawn);
+        let knight = value(Role::Knight);
+        let rook = value(Role::Rook);
+        // An undefended pawn.
+        assert_eq!(see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"), pawn);
+        // A defended pawn taken by a queen loses the queen for a pawn... here by a knight.
+        assert_eq!(see_of("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5"), pawn - knight);
+        // Rook takes a rook defended by a pawn.
+        assert_eq!(see_of("4k3/8/2p5/3r4/8/8/8/3RK3 w - - 0 1", "d1d5"), 0);
+        // With a second rook behind, White wins the pawn as well.
+        assert_eq!(see_of("4k3/8/2p5/3r4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), pawn);
+        // Quiet moves to an attacked square lose the piece.
+        assert_eq!(see_of("4k3/8/2p5/8/8/8/8/3RK3 w - - 0 1", "d1d5"), -rook);
+        // The king does not capture a defended piece.
+        assert_eq!(see_of("4k3/8/8/8/8/2n5/1r6/K7 w - - 0 1", "a1b2"), rook);
+    }
+}

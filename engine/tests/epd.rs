@@ -1,0 +1,46 @@
+//! The `epd` command (Crafty's `test`) through the real program.
+
+use std::process::Command;
+
+const SUITE: &str = "\
+# mate in one, a hanging queen, and a move to avoid
+6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate\";
+4k3/8/8/3q4/8/8/3R4/4K3 w - - bm Rxd5; id \"queen\";
+4k3/8/8/3q4/8/8/3R4/4K3 w - - am Kf1; id \"avoid\";
+";
+
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kibitz-engine")).args(args).output().expect("kibitz-engine runs")
+}
+
+#[test]
+fn solves_a_small_suite() {
+    let path = std::env::temp_dir().join(format!("kibitz-epd-{}.epd", std::process::id()));
+    std::fs::write(&path, SUITE).expect("temp file");
+    let output = run(&["epd", path.to_str().expect("utf-8 path"), "--time", "0.5"]);
+    let _ = std::fs::remove_file(&path);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.lines().last(), Some("solved 3 of 3"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("ok")).count(), 3);
+}
+
+#[test]
+fn bad_arguments_and_files_exit_with_code_two() {
+    let path = std::env::temp_dir().join(format!("kibitz-bad-{}.epd", std::process::id()));
+    std::fs::write(&path, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qh5;\n").expect("temp file");
+    let bad = path.to_str().expect("utf-8 path");
+    for args in [
+        &["epd"][..],
+        &["epd", "/no/such/file.epd", "--time", "1"],
+        &["epd", bad, "--time", "1"],
+        &["epd", bad],
+        &["epd", bad, "--time", "-1"],
+        &["epd", bad, "--time", "1", "--bogus", "2"],
+    ] {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(!output.stderr.is_empty());
+    }
+    let _ = std::fs::remove_file(&path);
+}

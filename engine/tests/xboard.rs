@@ -1,0 +1,205 @@
+//! Runs the real `kibitz-engine` program and talks xboard (CECP v2) to it through pipes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use shakmaty::{CastlingMode, Chess, fen::Fen, uci::UciMove};
+
+/// A running engine with a line reader on its output.
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz-engine"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("kibitz-engine starts");
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("engine reads stdin");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Reads lines until one starts with `prefix`, returning it and the lines before it.
+    fn expect(&self, prefix: &str, within: Duration) -> (String, Vec<String>) {
+        let deadline = Instant::now() + within;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return (line, before),
+                Ok(line) => before.push(line),
+                Err(_) => panic!("no '{prefix}' within {within:?}; got {before:?}"),
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// An engine that has been told `xboard` and `protover 2`, with its features read.
+fn xboard() -> Session {
+    let mut engine = Session::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    let (features, _) = engine.expect("feature", Duration::from_secs(5));
+    assert!(features.contains("usermove=1") && features.contains("done=1"), "{features}");
+    engine
+}
+
+fn position(fen: &str) -> Chess {
+    let fen: Fen = fen.parse().expect("FEN");
+    fen.into_position(CastlingMode::Standard).expect("legal")
+}
+
+/// The move of a `move e7e5` line, legal in `pos`.
+fn played(pos: &Chess, line: &str) -> shakmaty::Move {
+    let text = line.strip_prefix("move ").expect("a move line");
+    text.parse::<UciMove>().expect("coordinate move").to_move(pos).expect("legal move")
+}
+
+/// Whether `line` is a thinking line: `ply score time nodes pv`.
+fn is_thinking(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.len() >= 5 && words[..4].iter().all(|w| w.parse::<i64>().is_ok())
+}
+
+#[test]
+fn plays_black_after_a_user_move_and_posts_thinking() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("post");
+    engine.send("st 0.3");
+    engine.send("usermove e2e4");
+    let (line, before) = engine.expect("move ", Duration::from_secs(10));
+    let after = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    played(&after, &line);
+    assert!(before.iter().any(|l| is_thinking(l)), "{before:?}");
+}
+
+#[test]
+fn go_plays_the_side_to_move_on_a_clock() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("level 0 1 0");
+    engine.send("time 200");
+    engine.send("otim 200");
+    engine.send("go");
+    let (line, _) = engine.expect("move ", Duration::from_secs(10));
+    played(&Chess::default(), &line);
+}
+
+#[test]
+fn garbage_and_malformed_input_get_errors() {
+    let mut engine = xboard();
+    engine.send("fly me to the moon");
+    let (line, _) = engine.expect("Error", Duration::from_secs(5));
+    assert_eq!(line, "Error (unknown command): fly me to the moon");
+    engine.send("level 40 5");
+    let (line, _) = engine.expect("Error", Duration::from_secs(5));
+    assert!(line.starts_with("Error (missing") && line.ends_with("level 40 5"), "{line}");
+    engine.send("force");
+    engine.send("usermove e2e5");
+    engine.expect("Illegal move: e2e5", Duration::from_secs(5));
+    engine.send("undo");
+    engine.expect("Error (no moves to take back)", Duration::from_secs(5));
+    engine.send("setboard not a fen");
+    engine.expect("tellusererror", Duration::from_secs(5));
+    engine.send("\u{0}\u{1F600}");
+    engine.expect("Error (unknown command)", Duration::from_secs(5));
+    engine.send("ping 42");
+    engine.expect("pong 42", Duration::from_secs(5));
+}
+
+#[test]
+fn force_undo_remove_and_result() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("force");
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        engine.send(&format!("usermove {m}"));
+    }
+    engine.send("remove");
+    engine.send("undo");
+    engine.send("undo");
+    engine.send("undo");
+    engine.expect("Error (no moves to take back)", Duration::from_secs(5));
+    engine.send("result 1/2-1/2 {Agreed}");
+    // After the result the engine plays nothing, even when it is "its" turn.
+    engine.send("usermove e2e4");
+    engine.send("ping 1");
+    let (_, before) = engine.expect("pong 1", Duration::from_secs(5));
+    assert!(!before.iter().any(|l| l.starts_with("move")), "{before:?}");
+}
+
+#[test]
+fn analyze_hint_and_status() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    engine.send("post");
+    engine.send("analyze");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send(".");
+    let (stat, before) = engine.expect("stat01:", Duration::from_secs(5));
+    assert!(stat.split_whitespace().count() >= 6, "{stat}");
+    assert!(
+        before.iter().any(|l| is_thinking(l) && l.split_whitespace().nth(1) == Some("100001")),
+        "{before:?}"
+    );
+    engine.send("exit");
+    engine.send("hint");
+    let (hint, _) = engine.expect("Hint:", Duration::from_secs(5));
+    assert_eq!(hint, "Hint: a1a8");
+}
+
+#[test]
+fn draw_offers_are_declined_unless_dead_drawn() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("force");
+    engine.send("draw");
+    engine.send("ping 1");
+    let (_, before) = engine.expect("pong 1", Duration::from_secs(5));
+    assert!(before.is_empty(), "{before:?}");
+    engine.send("setboard 8/8/8/4k3/8/8/8/K1N5 w - - 0 1");
+    engine.send("draw");
+    engine.expect("offer draw", Duration::from_secs(5));
+}
+
+#[test]
+fn announces_mate_after_its_move() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    engine.send("sd 3");
+    engine.send("go");
+    let (line, _) = engine.expect("move ", Duration::from_secs(10));
+    assert_eq!(line, "move a1a8");
+    engine.expect("1-0 {White mates}", Duration::from_secs(5));
+}
