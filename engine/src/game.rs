@@ -1,9 +1,16 @@
-//! The record of one game: where it started, the moves played, its tags and how it ended.
+//! The record of one game: where it started, the moves played as a tree of main line and
+//! variations with their comments and annotation glyphs, its tags and how it ended.
+
+mod annotation;
+mod node;
+
+pub use annotation::{Eval, Nag, clock_in, eval_in, nag_symbol};
+pub use node::{Node, NodeId};
 
 use std::fmt;
 
 use shakmaty::fen::Fen;
-use shakmaty::san::San;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Position};
@@ -74,8 +81,13 @@ impl std::error::Error for IllegalMove {}
 /// The standard order of the Seven Tag Roster.
 pub(crate) const SEVEN_TAGS: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
-/// One game: the start position, the moves played and the PGN tags. Every move in it is legal,
-/// and the ending is detected as moves are played.
+/// One game: the start position, the moves played and the PGN tags. The moves form a tree:
+/// every node ([`NodeId`]) may have several continuations, the first being the main line and
+/// the others variations, each move with its comments and annotation glyphs. Every move in it
+/// is legal, and the ending of the main line is detected as moves are played.
+///
+/// The methods without a node argument (`play`, `moves`, `len`, `truncate`...) act on the main
+/// line; the `*_at` methods and the editing methods address any node.
 ///
 /// ```
 /// use kibitz_engine::{GameRecord, Termination};
@@ -87,13 +99,22 @@ pub(crate) const SEVEN_TAGS: [&str; 7] = ["Event", "Site", "Date", "Round", "Whi
 /// assert_eq!(ending.termination, Termination::Checkmate);
 /// assert_eq!(ending.to_string(), "Black wins by checkmate");
 /// assert_eq!(game.san_moves(), ["f3", "e5", "g4", "Qh4#"]);
+///
+/// // A different move from a past position becomes a variation.
+/// let after_f3 = game.main_line()[1];
+/// let var = game.play_text_at(after_f3, "d5").unwrap();
+/// assert_eq!(game.node(after_f3).unwrap().children().len(), 2);
+/// game.promote_to_main(var);
+/// assert_eq!(game.san_moves(), ["f3", "d5"]);
 /// ```
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     tags: Vec<(String, String)>,
-    /// Positions: `positions[0]` is the start, `positions[i]` the one after `i` moves.
-    positions: Vec<Chess>,
-    hashes: Vec<u64>,
+    /// Every node ever created; `nodes[0]` is the root. Deleted nodes stay as tombstones so
+    /// that ids never change meaning.
+    nodes: Vec<Node>,
+    /// The main line: `main[0]` is the root, `main[i]` the node after `i` moves.
+    main: Vec<NodeId>,
     moves: Vec<Move>,
     sans: Vec<String>,
     custom_start: bool,
@@ -144,8 +165,8 @@ impl GameRecord {
         let hash = hash_of(&start);
         let mut game = GameRecord {
             tags,
-            positions: vec![start],
-            hashes: vec![hash],
+            nodes: vec![Node::new(None, None, String::new(), start, hash, 0)],
+            main: vec![NodeId::ROOT],
             moves: Vec::new(),
             sans: Vec::new(),
             custom_start,
@@ -158,7 +179,7 @@ impl GameRecord {
     /// The position the game started from.
     #[must_use]
     pub fn start(&self) -> &Chess {
-        &self.positions[0]
+        &self.nodes[0].position
     }
 
     /// The start position's FEN when it is not the initial position (PGN's `FEN` tag).
@@ -167,31 +188,31 @@ impl GameRecord {
         self.custom_start.then(|| Fen::from_position(self.start(), EnPassantMode::Legal).to_string())
     }
 
-    /// The current position.
+    /// The current position: the end of the main line.
     #[must_use]
     pub fn position(&self) -> &Chess {
-        self.positions.last().unwrap_or(&self.positions[0])
+        &self.nodes[self.main_end().index()].position
     }
 
-    /// The position after `ply` moves (clamped to the last one).
+    /// The position after `ply` moves of the main line (clamped to the last one).
     #[must_use]
     pub fn position_at(&self, ply: usize) -> &Chess {
-        &self.positions[ply.min(self.moves.len())]
+        &self.nodes[self.main[ply.min(self.moves.len())].index()].position
     }
 
-    /// The moves played, in order.
+    /// The moves of the main line, in order.
     #[must_use]
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
 
-    /// The moves played, in SAN with check and mate suffixes.
+    /// The moves of the main line, in SAN with check and mate suffixes.
     #[must_use]
     pub fn san_moves(&self) -> &[String] {
         &self.sans
     }
 
-    /// Number of moves played (plies).
+    /// Number of moves of the main line (plies).
     #[must_use]
     pub fn len(&self) -> usize {
         self.moves.len()
@@ -203,7 +224,7 @@ impl GameRecord {
         self.moves.is_empty()
     }
 
-    /// How the game ended, if it did.
+    /// How the main line ended, if it did.
     #[must_use]
     pub fn ending(&self) -> Option<Ending> {
         self.ending
@@ -238,41 +259,14 @@ impl GameRecord {
     /// Reads a move typed by a person, in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`) or UCI
     /// (`g1f3`, `e7e8q`) notation, in the current position.
     pub fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        let text = text.trim();
-        let pos = self.position();
-        if text.is_empty() {
-            return Err(IllegalMove("Type a move, like Nf3 or g1f3.".into()));
-        }
-        if let Ok(uci) = text.parse::<UciMove>()
-            && let Ok(m) = uci.to_move(pos)
-        {
-            return Ok(m);
-        }
-        // Accept the common spellings of castling with zeros and trailing annotations.
-        let cleaned = text.replace('0', "O");
-        let cleaned = cleaned.trim_end_matches(['!', '?']);
-        match cleaned.parse::<San>() {
-            Ok(san) => san.to_move(pos).map_err(|e| IllegalMove(format!("{text}: {e}"))),
-            Err(_) => Err(IllegalMove(format!("{text} is not a move in SAN or UCI notation"))),
-        }
+        parse_move_in(self.position(), text)
     }
 
-    /// Plays a legal move; an illegal one fails without changing anything. Moves after a
-    /// repetition or the fiftieth move stay playable (recorded games go on when nobody
-    /// claims); whoever runs the game stops it when [`GameRecord::ending`] says so.
+    /// Plays a legal move at the end of the main line; an illegal one fails without changing
+    /// anything. Moves after a repetition or the fiftieth move stay playable (recorded games go
+    /// on when nobody claims); whoever runs the game stops it when [`GameRecord::ending`] says so.
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
-        let pos = self.position();
-        if !pos.is_legal(m) {
-            return Err(IllegalMove(format!("{} is not legal here", m.to_uci(CastlingMode::Standard))));
-        }
-        let mut next = pos.clone();
-        let san = shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut next, m);
-        self.hashes.push(hash_of(&next));
-        self.positions.push(next);
-        self.moves.push(m);
-        self.sans.push(san.to_string());
-        self.update_ending();
-        Ok(())
+        self.play_at(self.main_end(), m).map(|_| ())
     }
 
     /// Parses (see [`GameRecord::parse_move`]) and plays a move.
@@ -282,46 +276,335 @@ impl GameRecord {
         Ok(m)
     }
 
-    /// Keeps only the first `plies` moves (taking back the rest).
+    /// Keeps only the first `plies` moves of the main line (taking back the rest, with every
+    /// variation that starts after that point).
     pub fn truncate(&mut self, plies: usize) {
         if plies < self.moves.len() {
-            self.moves.truncate(plies);
-            self.sans.truncate(plies);
-            self.positions.truncate(plies + 1);
-            self.hashes.truncate(plies + 1);
-            self.update_ending();
+            self.delete_after(self.main[plies]);
         }
     }
 
     /// How often the current position has occurred, counting this one.
     #[must_use]
     pub fn repetitions(&self) -> usize {
-        let current = self.hashes[self.hashes.len() - 1];
-        // Only positions since the last irreversible move can repeat.
-        let window = self.position().halfmoves() as usize + 1;
-        self.hashes.iter().rev().take(window).filter(|&&h| h == current).count()
+        self.repetitions_at(self.main_end())
     }
 
-    fn update_ending(&mut self) {
-        let pos = self.position();
-        let winner = !pos.turn();
-        let ending = if pos.is_checkmate() {
-            Some((KnownOutcome::Decisive { winner }, Termination::Checkmate))
-        } else if pos.is_stalemate() {
-            Some((KnownOutcome::Draw, Termination::Stalemate))
-        } else if pos.is_insufficient_material() {
-            Some((KnownOutcome::Draw, Termination::InsufficientMaterial))
-        } else if self.repetitions() >= 3 {
-            Some((KnownOutcome::Draw, Termination::ThreefoldRepetition))
-        } else if pos.halfmoves() >= 100 {
-            Some((KnownOutcome::Draw, Termination::FiftyMoveRule))
-        } else {
-            None
+    // The tree.
+
+    /// The node at `id`, or `None` if it was deleted (or never existed).
+    #[must_use]
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(id.index()).filter(|n| !n.deleted)
+    }
+
+    /// The nodes of the main line: the root first, then one per move.
+    #[must_use]
+    pub fn main_line(&self) -> &[NodeId] {
+        &self.main
+    }
+
+    /// The last node of the main line (the root when no move was played).
+    #[must_use]
+    pub fn main_end(&self) -> NodeId {
+        self.main[self.main.len() - 1]
+    }
+
+    /// Whether a node lies on the main line.
+    #[must_use]
+    pub fn is_main_line(&self, id: NodeId) -> bool {
+        self.node(id).is_some_and(|n| self.main.get(n.ply) == Some(&id))
+    }
+
+    /// The nodes from the root to `id`, both included; empty if `id` does not exist.
+    #[must_use]
+    pub fn path_to(&self, id: NodeId) -> Vec<NodeId> {
+        let mut path = Vec::new();
+        let mut at = self.node(id).map(|_| id);
+        while let Some(current) = at {
+            path.push(current);
+            at = self.nodes[current.index()].parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The node reached by following first children from `id` to the end of its line.
+    #[must_use]
+    pub fn line_end(&self, id: NodeId) -> NodeId {
+        let mut at = id;
+        while let Some(&next) = self.node(at).and_then(|n| n.children.first()) {
+            at = next;
+        }
+        at
+    }
+
+    /// The position at a node (the start position for an unknown id).
+    #[must_use]
+    pub fn position_at_node(&self, id: NodeId) -> &Chess {
+        self.node(id).map_or(self.start(), Node::position)
+    }
+
+    /// Reads a move typed by a person (see [`GameRecord::parse_move`]) in the position at a node.
+    pub fn parse_move_at(&self, id: NodeId, text: &str) -> Result<Move, IllegalMove> {
+        parse_move_in(self.position_at_node(id), text)
+    }
+
+    /// Plays a move from a node: if the node already has that continuation it is reused,
+    /// otherwise the move becomes a new variation (the main continuation if it is the first).
+    /// Returns the node after the move.
+    pub fn play_at(&mut self, id: NodeId, m: Move) -> Result<NodeId, IllegalMove> {
+        let Some(node) = self.node(id) else {
+            return Err(IllegalMove("That position is no longer in the game".into()));
         };
-        self.ending = ending.map(|(outcome, termination)| Ending { outcome, termination });
+        if let Some(&child) = node.children.iter().find(|&&c| self.nodes[c.index()].mv == Some(m)) {
+            return Ok(child);
+        }
+        if !node.position.is_legal(m) {
+            return Err(IllegalMove(format!("{} is not legal here", m.to_uci(CastlingMode::Standard))));
+        }
+        let child = self.add_child(id, m);
+        if self.main_end() == child {
+            self.update_ending();
+        }
+        Ok(child)
+    }
+
+    /// Parses (see [`GameRecord::parse_move`]) and plays a move from a node, as
+    /// [`GameRecord::play_at`] does.
+    pub fn play_text_at(&mut self, id: NodeId, text: &str) -> Result<NodeId, IllegalMove> {
+        let m = self.parse_move_at(id, text)?;
+        self.play_at(id, m)
+    }
+
+    /// Adds a legal move as the last continuation of `parent`, without looking for an
+    /// existing one or updating the ending (the PGN reader does that once at the end).
+    pub(crate) fn add_child(&mut self, parent: NodeId, m: Move) -> NodeId {
+        let from = &self.nodes[parent.index()];
+        let mut next = from.position.clone();
+        let san = SanPlus::from_move_and_play_unchecked(&mut next, m).to_string();
+        let id = NodeId(self.nodes.len() as u32);
+        let node = Node::new(Some(parent), Some(m), san, next, 0, from.ply + 1);
+        self.nodes.push(node);
+        let hash = hash_of(&self.nodes[id.index()].position);
+        self.nodes[id.index()].hash = hash;
+        let parent_node = &mut self.nodes[parent.index()];
+        parent_node.children.push(id);
+        if parent_node.children.len() == 1 && parent == self.main_end() {
+            self.main.push(id);
+            self.moves.push(m);
+            self.sans.push(self.nodes[id.index()].san.clone());
+        }
+        id
+    }
+
+    /// Mutable access for the PGN reader.
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+        self.nodes.get_mut(id.index()).filter(|n| !n.deleted)
+    }
+
+    /// Moves a variation one place up among its siblings (to the main continuation if it is
+    /// the second). Returns whether anything changed.
+    pub fn promote_variation(&mut self, id: NodeId) -> bool {
+        self.shift_variation(id, -1)
+    }
+
+    /// Moves a variation one place down among its siblings. Returns whether anything changed.
+    pub fn demote_variation(&mut self, id: NodeId) -> bool {
+        self.shift_variation(id, 1)
+    }
+
+    /// Makes the line through `id` the main line, at every branch point above it.
+    pub fn promote_to_main(&mut self, id: NodeId) {
+        let path = self.path_to(id);
+        for pair in path.windows(2) {
+            let children = &mut self.nodes[pair[0].index()].children;
+            if let Some(i) = children.iter().position(|&c| c == pair[1])
+                && i > 0
+            {
+                let child = children.remove(i);
+                children.insert(0, child);
+            }
+        }
+        self.rebuild_main_line();
+    }
+
+    fn shift_variation(&mut self, id: NodeId, by: isize) -> bool {
+        let Some(parent) = self.node(id).and_then(Node::parent) else {
+            return false;
+        };
+        let children = &mut self.nodes[parent.index()].children;
+        let Some(i) = children.iter().position(|&c| c == id) else {
+            return false;
+        };
+        let j = i as isize + by;
+        if j < 0 || j as usize >= children.len() {
+            return false;
+        }
+        children.swap(i, j as usize);
+        if i == 0 || j == 0 {
+            self.rebuild_main_line();
+        }
+        true
+    }
+
+    /// Deletes the move at `id` with everything after it (a whole variation when `id` starts
+    /// one). The root cannot be deleted. Returns the node it hung from.
+    pub fn delete_variation(&mut self, id: NodeId) -> Option<NodeId> {
+        let parent = self.node(id)?.parent?;
+        self.nodes[parent.index()].children.retain(|&c| c != id);
+        self.bury(id);
+        self.rebuild_main_line();
+        Some(parent)
+    }
+
+    /// Deletes every move after `id` (its continuation and all its variations).
+    pub fn delete_after(&mut self, id: NodeId) {
+        let Some(node) = self.node_mut(id) else { return };
+        let children = std::mem::take(&mut node.children);
+        for child in children {
+            self.bury(child);
+        }
+        self.rebuild_main_line();
+    }
+
+    /// Marks a subtree deleted.
+    fn bury(&mut self, id: NodeId) {
+        let mut stack = vec![id];
+        while let Some(at) = stack.pop() {
+            let node = &mut self.nodes[at.index()];
+            node.deleted = true;
+            stack.append(&mut node.children);
+        }
+    }
+
+    /// Sets the comment after a move (for the root: before the first move). Braces, which PGN
+    /// cannot hold in a comment, become parentheses.
+    pub fn set_comment(&mut self, id: NodeId, text: &str) {
+        if let Some(node) = self.node_mut(id) {
+            node.comment = clean_comment(text);
+        }
+    }
+
+    /// Sets the comment before a move (shown at the start of a variation).
+    pub fn set_starting_comment(&mut self, id: NodeId, text: &str) {
+        if let Some(node) = self.node_mut(id) {
+            node.starting_comment = clean_comment(text);
+        }
+    }
+
+    /// Adds an annotation glyph to a move, unless it already has it.
+    pub fn add_nag(&mut self, id: NodeId, nag: Nag) {
+        if let Some(node) = self.node_mut(id)
+            && !node.nags.contains(&nag)
+        {
+            node.nags.push(nag);
+        }
+    }
+
+    /// Removes an annotation glyph from a move.
+    pub fn remove_nag(&mut self, id: NodeId, nag: Nag) {
+        if let Some(node) = self.node_mut(id) {
+            node.nags.retain(|&n| n != nag);
+        }
+    }
+
+    /// How often the position at a node has occurred on the way to it, counting this one.
+    #[must_use]
+    pub fn repetitions_at(&self, id: NodeId) -> usize {
+        let Some(node) = self.node(id) else { return 0 };
+        let current = node.hash;
+        // Only positions since the last irreversible move can repeat.
+        let window = node.position.halfmoves() as usize + 1;
+        let mut count = 0;
+        let mut at = Some(id);
+        for _ in 0..window {
+            let Some(here) = at else { break };
+            let n = &self.nodes[here.index()];
+            count += usize::from(n.hash == current);
+            at = n.parent;
+        }
+        count
+    }
+
+    /// How the game ended at a node, if it did there.
+    #[must_use]
+    pub fn ending_at(&self, id: NodeId) -> Option<Ending> {
+        let pos = self.node(id)?.position();
+        let winner = !pos.turn();
+        let (outcome, termination) = if pos.is_checkmate() {
+            (KnownOutcome::Decisive { winner }, Termination::Checkmate)
+        } else if pos.is_stalemate() {
+            (KnownOutcome::Draw, Termination::Stalemate)
+        } else if pos.is_insufficient_material() {
+            (KnownOutcome::Draw, Termination::InsufficientMaterial)
+        } else if self.repetitions_at(id) >= 3 {
+            (KnownOutcome::Draw, Termination::ThreefoldRepetition)
+        } else if pos.halfmoves() >= 100 {
+            (KnownOutcome::Draw, Termination::FiftyMoveRule)
+        } else {
+            return None;
+        };
+        Some(Ending { outcome, termination })
+    }
+
+    /// Recomputes the main-line caches after the tree changed shape.
+    fn rebuild_main_line(&mut self) {
+        let old_end = self.main_end();
+        self.main.truncate(1);
+        self.moves.clear();
+        self.sans.clear();
+        let mut at = NodeId::ROOT;
+        while let Some(&next) = self.nodes[at.index()].children.first() {
+            let node = &self.nodes[next.index()];
+            self.main.push(next);
+            if let Some(m) = node.mv {
+                self.moves.push(m);
+            }
+            self.sans.push(node.san.clone());
+            at = next;
+        }
+        if self.main_end() != old_end {
+            self.update_ending();
+        }
+    }
+
+    pub(crate) fn update_ending(&mut self) {
+        self.ending = self.ending_at(self.main_end());
         let result = self.ending.map_or("*", |e| e.outcome.as_str()).to_string();
         set_in(&mut self.tags, "Result", &result);
     }
+}
+
+fn parse_move_in(pos: &Chess, text: &str) -> Result<Move, IllegalMove> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(IllegalMove("Type a move, like Nf3 or g1f3.".into()));
+    }
+    if let Ok(uci) = text.parse::<UciMove>()
+        && let Ok(m) = uci.to_move(pos)
+    {
+        return Ok(m);
+    }
+    // Accept the common spellings of castling with zeros and trailing annotations.
+    let cleaned = text.replace('0', "O");
+    let cleaned = cleaned.trim_end_matches(['!', '?']);
+    match cleaned.parse::<San>() {
+        Ok(san) => san.to_move(pos).map_err(|e| IllegalMove(format!("{text}: {e}"))),
+        Err(_) => Err(IllegalMove(format!("{text} is not a move in SAN or UCI notation"))),
+    }
+}
+
+/// A comment as PGN can hold it: no braces, whitespace runs as single spaces, trimmed.
+pub(crate) fn clean_comment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.replace('{', "(").replace('}', ")")
 }
 
 fn hash_of(pos: &Chess) -> u64 {
@@ -389,5 +672,35 @@ mod tests {
         assert!(game.play_text("").is_err());
         assert_eq!(game.len(), 9, "failed moves change nothing");
         assert_eq!(game.position_at(1).turn(), Color::Black);
+    }
+
+    #[test]
+    fn edits_the_tree() {
+        let mut game = GameRecord::new();
+        play_all(&mut game, "e4 e5 Nf3");
+        let [root, e4, e5, nf3] = [0, 1, 2, 3].map(|i| game.main_line()[i]);
+        assert_eq!(game.play_text_at(e4, "e5").unwrap(), e5, "an existing move is reused");
+        let c5 = game.play_text_at(e4, "c5").unwrap();
+        let nf3_in_var = game.play_text_at(c5, "Nf3").unwrap();
+        assert!(!game.is_main_line(c5));
+        assert_eq!(game.position_at_node(nf3_in_var).fullmoves().get(), 2);
+        assert_eq!(game.node(e4).unwrap().children(), [e5, c5]);
+        assert!(game.promote_variation(c5));
+        assert_eq!(game.san_moves(), ["e4", "c5", "Nf3"]);
+        assert!(game.demote_variation(c5));
+        assert_eq!(game.san_moves(), ["e4", "e5", "Nf3"]);
+        game.set_comment(nf3, "Natural {move}");
+        game.add_nag(nf3, Nag(1));
+        game.add_nag(nf3, Nag(1));
+        assert_eq!(game.node(nf3).unwrap().comment(), "Natural (move)");
+        assert_eq!(game.node(nf3).unwrap().nags(), [Nag(1)]);
+        let text = crate::write_pgn(&game);
+        assert!(text.contains("1. e4 e5 (1... c5 2. Nf3) 2. Nf3 $1 {Natural (move)} *"), "{text}");
+        game.remove_nag(nf3, Nag(1));
+        assert_eq!(game.delete_variation(c5), Some(e4));
+        assert!(game.node(nf3_in_var).is_none(), "deleted ids resolve to nothing");
+        game.delete_after(root);
+        assert!(game.is_empty());
+        assert_eq!(game.position_at_node(nf3), game.start(), "a stale id falls back to the start");
     }
 }

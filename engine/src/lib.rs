@@ -9,6 +9,7 @@ mod bench;
 mod book;
 pub mod cli;
 mod clock;
+mod database;
 mod epd;
 mod eval;
 mod game;
@@ -35,13 +36,18 @@ pub use book::{
     decode_move, encode_move, move_code_text, nag_value,
 };
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
+pub use database::{Column, GameHeader, GameIndex, IndexJob, IndexProgress};
 pub use epd::{EpdReport, EpdResult, EpdTest, run_suite};
 pub use eval::evaluate;
-pub use game::{Ending, GameRecord, IllegalMove, Termination};
+pub use game::{
+    Ending, Eval, GameRecord, IllegalMove, Nag, Node, NodeId, Termination, clock_in, eval_in, nag_symbol,
+};
 pub use level::Level;
 pub use limits::SearchLimits;
 pub use perft::{divide, perft};
-pub use pgn::{PgnError, pgn_date_today, read_pgn, write_pgn};
+pub use pgn::{
+    PgnError, PgnGames, PgnStats, decode_pgn_text, pgn_date_today, pgn_stats, read_games, read_pgn, write_pgn,
+};
 pub use protocol::{Command, Event, SearchInfo};
 pub use score::{Score, ScoreBound};
 pub use search::{Allotment, Engine, Listener, SearchOutcome, allot, position_hash};

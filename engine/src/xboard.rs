@@ -17,6 +17,8 @@ use shakmaty::{
 
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
+use crate::policy::{ClockView, Decision, Policy, PolicySettings, Situation};
+use crate::runner::material_balance;
 use crate::search::position_hash;
 use crate::{
     Command, ENGINE_NAME, Engine, EngineHandle, Event, Score, SearchInfo, SearchLimits, TimeControl,
@@ -96,6 +98,8 @@ struct Session {
     expected_reply: Option<Move>,
     /// The latest thinking report of the running search.
     last_info: Option<SearchInfo>,
+    /// When to resign, offer and accept draws.
+    policy: Policy,
 }
 
 impl Session {
@@ -116,6 +120,33 @@ impl Session {
             last_id: 0,
             expected_reply: None,
             last_info: None,
+            policy: Policy::new(PolicySettings::default()),
+        }
+    }
+
+    /// What the draw and resign policy needs to know, from the engine's side, with its
+    /// chosen move if it has one.
+    fn situation(&self, pos: &Chess, chosen: Option<Move>) -> Situation {
+        let side = pos.turn();
+        let mut after = pos.clone();
+        if let Some(m) = chosen {
+            after.play_unchecked(m);
+        }
+        let clock = match (self.own_clock, self.opponent_clock, &self.time_control) {
+            (Some(own), Some(opponent), tc @ TimeControl::Clock { .. }) => Some(ClockView {
+                own,
+                opponent,
+                opponent_increment: tc.increment(),
+                moves_to_go: tc.moves_to_go(self.moves_made()),
+            }),
+            _ => None,
+        };
+        Situation {
+            move_number: pos.fullmoves().get(),
+            score: self.last_info.as_ref().map_or(Score::Cp(0), |i| i.score),
+            material: material_balance(&after, side),
+            clock,
+            opponent_in_check: chosen.is_some() && after.is_check(),
         }
     }
 
@@ -262,6 +293,19 @@ impl Session {
                 self.activity = Activity::Idle;
                 let pos = self.position();
                 if let Some(m) = best.filter(|&m| pos.is_legal(m)) {
+                    match self.policy.decide(&self.situation(&pos, Some(m))) {
+                        Decision::Play => {}
+                        decision @ Decision::OfferDraw(_) => {
+                            say(&format!("tellopponent {}", decision.message().unwrap_or_default()));
+                            say("offer draw");
+                        }
+                        decision @ Decision::Resign(_) => {
+                            say(&format!("tellopponent {}", decision.message().unwrap_or_default()));
+                            say("resign");
+                            self.engine_color = None;
+                            return;
+                        }
+                    }
                     say(&format!("move {}", m.to_uci(CastlingMode::Standard)));
                     self.moves.push(m);
                     self.expected_reply = ponder;
@@ -289,6 +333,7 @@ impl Session {
                 self.depth_limit = None;
                 self.node_limit = None;
                 self.expected_reply = None;
+                self.policy = Policy::new(PolicySettings::default());
                 if self.analyze {
                     self.start_search(true);
                 }
@@ -393,10 +438,13 @@ impl Session {
                 }
             }
             XboardCommand::Draw => {
-                // For now every offer is declined (by silence) unless no one can win any
-                // more; the real policy (dead band, contempt) comes with the draw issue.
-                if self.position().is_insufficient_material() {
+                // Accepting is answering with an offer; declining is silence (and a word why).
+                let pos = self.position();
+                let answer = self.policy.answer(&self.situation(&pos, None));
+                if answer.accept || pos.is_insufficient_material() {
                     say("offer draw");
+                } else {
+                    say(&format!("tellopponent {}", answer.message()));
                 }
             }
             XboardCommand::Result(_) => {

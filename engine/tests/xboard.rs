@@ -179,14 +179,21 @@ fn analyze_hint_and_status() {
 }
 
 #[test]
-fn draw_offers_are_declined_unless_dead_drawn() {
+fn draw_offers_are_answered_by_the_policy_with_a_reason() {
     let mut engine = xboard();
     engine.send("new");
     engine.send("force");
     engine.send("draw");
+    let (line, _) = engine.expect("tellopponent", Duration::from_secs(5));
+    assert_eq!(line, "tellopponent I decline: it is only move 1; I agree to draws from move 40.");
     engine.send("ping 1");
     let (_, before) = engine.expect("pong 1", Duration::from_secs(5));
-    assert!(before.is_empty(), "{before:?}");
+    assert!(before.iter().all(|l| l != "offer draw"), "{before:?}");
+    // Move 60 of a level rook ending: the policy agrees.
+    engine.send("setboard 8/8/4k3/8/8/4K3/r7/R7 w - - 0 60");
+    engine.send("draw");
+    engine.expect("offer draw", Duration::from_secs(5));
+    // A dead draw is always accepted.
     engine.send("setboard 8/8/8/4k3/8/8/8/K1N5 w - - 0 1");
     engine.send("draw");
     engine.expect("offer draw", Duration::from_secs(5));

@@ -5,11 +5,13 @@
 use std::process::ExitCode;
 
 mod book;
+mod pgn;
 mod selfplay;
 
 /// The subcommands, with a one-line summary each.
 const SUBCOMMANDS: &[(&str, &str)] = &[
     ("book", "build, merge, annotate, export and probe opening books (kibitz book help)"),
+    ("pgn", "count and replay the games of PGN files, index them (kibitz pgn stats FILE)"),
     ("selfplay", "engine-against-itself games with the draw and resign policy (kibitz selfplay help)"),
 ];
 
@@ -20,6 +22,7 @@ pub fn run(args: &[String]) -> Option<ExitCode> {
     let first = args.first()?;
     match first.as_str() {
         "book" => Some(book::run(&args[1..])),
+        "pgn" => Some(pgn::run(&args[1..])),
         "selfplay" => Some(selfplay::run(&args[1..])),
         "help" => {
             println!("{}", usage());

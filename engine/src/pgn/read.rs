@@ -1,0 +1,442 @@
+//! Reading PGN games, with their variations, comments and annotation glyphs, into
+//! [`GameRecord`]s. A game that breaks stops at its last legal move and says where it broke;
+//! the games after it still load.
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::io::{self, Read};
+use std::mem;
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::uci::UciMove;
+use shakmaty::{Color, Position};
+
+use super::error::PgnError;
+use super::scan::{Token, line_and_column, scan_movetext};
+use crate::GameRecord;
+use crate::game::{NodeId, clean_comment};
+
+/// Text from a PGN file: UTF-8 when it is, else Latin-1 (ISO 8859-1, one byte per character),
+/// the encoding of most older PGN collections.
+///
+/// ```
+/// use kibitz_engine::decode_pgn_text;
+/// assert_eq!(decode_pgn_text("Réti".as_bytes()), "Réti");
+/// assert_eq!(decode_pgn_text(b"R\xe9ti"), "Réti");
+/// ```
+#[must_use]
+pub fn decode_pgn_text(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+    }
+}
+
+/// Reads the first game of a PGN text: its tags, moves, variations, comments and annotation
+/// glyphs. The error says where the game broke and holds it up to its last legal move.
+///
+/// ```
+/// use kibitz_engine::read_pgn;
+/// let err = read_pgn("1. e4 e5 2. Ke3 *").unwrap_err();
+/// assert_eq!(err.to_string(), "line 1, column 13: Move 2. Ke3 is illegal: illegal san.");
+/// assert_eq!(err.partial.unwrap().san_moves(), ["e4", "e5"]);
+/// ```
+pub fn read_pgn(text: &str) -> Result<GameRecord, PgnError> {
+    read_games(text.as_bytes()).next().unwrap_or_else(|| Err(PgnError::new("The file holds no game.")))
+}
+
+/// Reads every game of a PGN text, one at a time. Bytes that are not UTF-8 are read as
+/// Latin-1.
+///
+/// ```
+/// use kibitz_engine::read_games;
+/// let text = b"[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. e4 e5 2. Kf3 *\n\n1. d4 *\n";
+/// let games: Vec<_> = read_games(text).collect();
+/// assert_eq!(games.len(), 3);
+/// assert_eq!(games[0].as_ref().unwrap().tag("White"), Some("A"));
+/// let err = games[1].as_ref().unwrap_err();
+/// assert_eq!((err.line, err.column), (7, 13));
+/// assert_eq!(games[2].as_ref().unwrap().san_moves(), ["d4"]);
+/// ```
+#[must_use]
+pub fn read_games(text: &[u8]) -> PgnGames<'_> {
+    PgnGames::starting_at_line(text, 1)
+}
+
+/// The games of a PGN text, see [`read_games`].
+pub struct PgnGames<'a> {
+    text: &'a [u8],
+    reader: Reader<Counted<&'a [u8]>>,
+    count: Rc<Cell<u64>>,
+    /// A known `(offset, line)` point, moved forward as errors are located.
+    known_line: (usize, usize),
+    first_line: usize,
+    stuck_at: Option<usize>,
+}
+
+impl<'a> PgnGames<'a> {
+    /// Reads the games of `text`, whose first line is line `first_line` of a larger file.
+    pub(crate) fn starting_at_line(text: &'a [u8], first_line: usize) -> Self {
+        let count = Rc::new(Cell::new(0));
+        let counted = Counted { inner: text, count: Rc::clone(&count) };
+        let reader = Reader::build(counted).set_supported_comment_length(4096).finish();
+        PgnGames { text, reader, count, known_line: (0, first_line), first_line, stuck_at: None }
+    }
+
+    /// The byte offset the reader has reached.
+    fn offset(&self) -> usize {
+        (self.count.get() as usize).saturating_sub(self.reader.buffer().len())
+    }
+
+    fn locate(&mut self, offset: usize) -> (usize, usize) {
+        if offset < self.known_line.0 {
+            self.known_line = (0, self.first_line);
+        }
+        let (line, column, line_start) = line_and_column(self.text, self.known_line, offset);
+        self.known_line = (line_start, line);
+        (line, column)
+    }
+}
+
+impl Iterator for PgnGames<'_> {
+    type Item = Result<GameRecord, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.reader.has_more() {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => {
+                let at = self.offset();
+                return Some(
+                    Err(PgnError::new(format!("The game cannot be read: {e}.")).at(self.locate(at))),
+                );
+            }
+        }
+        let start = self.offset();
+        if self.stuck_at == Some(start) {
+            return None;
+        }
+        let mut builder = Builder { text: self.text, start };
+        match self.reader.read_game(&mut builder) {
+            Ok(Some(Ok(game))) => Some(Ok(game)),
+            Ok(Some(Err((error, offset)))) => {
+                let location = self.locate(offset);
+                Some(Err(error.at(location)))
+            }
+            Ok(None) => None,
+            Err(e) => {
+                let at = self.offset();
+                if at == start {
+                    self.stuck_at = Some(start);
+                }
+                Some(Err(PgnError::new(format!("The game cannot be read: {e}.")).at(self.locate(at))))
+            }
+        }
+    }
+}
+
+/// A reader that counts the bytes it hands out, so that the position of pgn-reader's buffer
+/// in the file is known.
+pub(crate) struct Counted<R> {
+    pub inner: R,
+    pub count: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// Whether a `Variant` tag names a game Kibitz can play.
+pub(crate) fn is_standard_variant(variant: &str) -> bool {
+    let v = variant.trim().to_ascii_lowercase();
+    v.is_empty() || v == "standard" || v == "chess" || v == "from position"
+}
+
+/// Builds a [`GameRecord`] from pgn-reader's callbacks. A failure carries the byte offset
+/// where the game broke.
+struct Builder<'a> {
+    text: &'a [u8],
+    start: usize,
+}
+
+type Failure = (PgnError, usize);
+
+struct Movetext {
+    game: GameRecord,
+    /// The node the next move is played from.
+    current: NodeId,
+    /// Where to come back to at the end of each open variation.
+    stack: Vec<NodeId>,
+    /// Depth inside variations that are ignored (they have no move to branch from).
+    dead: usize,
+    /// No move yet since the last `(`: a comment here goes before the next move.
+    fresh_variation: bool,
+    starting_comment: String,
+    long_comment: Vec<u8>,
+    tokens: Vec<Token>,
+    next_token: usize,
+    result: Option<String>,
+}
+
+impl Builder<'_> {
+    fn fail(
+        &self,
+        movetext: &mut Movetext,
+        message: String,
+        offset: usize,
+    ) -> ControlFlow<Result<GameRecord, Failure>> {
+        let mut game = mem::take(&mut movetext.game);
+        finish(&mut game, movetext.result.take());
+        let mut error = PgnError::new(message);
+        error.partial = Some(Box::new(game));
+        ControlFlow::Break(Err((error, offset)))
+    }
+}
+
+/// Settles the ending and the result once every move is in.
+fn finish(game: &mut GameRecord, result: Option<String>) {
+    game.update_ending();
+    if game.ending().is_none() {
+        game.set_tag("Result", result.as_deref().unwrap_or("*"));
+    }
+}
+
+impl Visitor for Builder<'_> {
+    type Tags = Vec<(String, String)>;
+    type Movetext = Movetext;
+    type Output = Result<GameRecord, Failure>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        let name = decode_pgn_text(name).into_owned();
+        tags.push((name, decode_pgn_text(&value.decode()).into_owned()));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        let fail = |message: String| ControlFlow::Break(Err((PgnError::new(message), self.start)));
+        if let Some((_, variant)) = tags.iter().find(|(n, _)| n == "Variant")
+            && !is_standard_variant(variant)
+        {
+            return fail(format!("This game is of the variant \"{variant}\", which Kibitz does not play."));
+        }
+        let mut game = match tags.iter().find(|(n, _)| n == "FEN") {
+            Some((_, fen)) => match GameRecord::from_fen(fen) {
+                Ok(game) => game,
+                Err(e) => return fail(format!("The FEN tag: {e}")),
+            },
+            None => GameRecord::new(),
+        };
+        let mut result = None;
+        for (name, value) in &tags {
+            if name == "Result" {
+                result = Some(value.clone());
+            } else if name != "FEN" && name != "SetUp" {
+                game.set_tag(name, value);
+            }
+        }
+        ControlFlow::Continue(Movetext {
+            game,
+            current: NodeId::ROOT,
+            stack: Vec::new(),
+            dead: 0,
+            fresh_variation: false,
+            starting_comment: String::new(),
+            long_comment: Vec::new(),
+            tokens: scan_movetext(self.text, self.start),
+            next_token: 0,
+            result,
+        })
+    }
+
+    fn san(&mut self, mt: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        let mut offset = self.start;
+        while let Some(&token) = mt.tokens.get(mt.next_token) {
+            mt.next_token += 1;
+            if token.is_move {
+                offset = token.start;
+                break;
+            }
+            if mt.dead == 0 {
+                let word = decode_pgn_text(&self.text[token.start..token.end]).into_owned();
+                return self.fail(mt, format!("\"{word}\" is not a move."), token.start);
+            }
+        }
+        if mt.dead > 0 {
+            return ControlFlow::Continue(());
+        }
+        let Some(pos) = mt.game.node(mt.current).map(|n| n.position()) else {
+            return ControlFlow::Continue(());
+        };
+        // Movetext in UCI notation (`g1f3`) reads as a SAN move with full disambiguation
+        // that fails; take it as the UCI move it is.
+        let uci = || {
+            let word = std::str::from_utf8(&self.text[offset..]).ok().or_else(|| {
+                std::str::from_utf8(&self.text[offset..(offset + 5).min(self.text.len())]).ok()
+            })?;
+            let word = word.split(|c: char| !c.is_ascii_alphanumeric()).next()?;
+            word.parse::<UciMove>().ok()?.to_move(pos).ok()
+        };
+        match san_plus.san.to_move(pos).or_else(|e| uci().ok_or(e)) {
+            Ok(m) => {
+                let child = mt.game.add_child(mt.current, m);
+                if mt.fresh_variation {
+                    let comment = mem::take(&mut mt.starting_comment);
+                    if let Some(node) = mt.game.node_mut(child) {
+                        node.starting_comment = comment;
+                    }
+                }
+                mt.current = child;
+                mt.fresh_variation = false;
+                ControlFlow::Continue(())
+            }
+            Err(e) => {
+                let number = pos.fullmoves();
+                let dots = if pos.turn() == Color::White { "." } else { "..." };
+                self.fail(mt, format!("Move {number}{dots} {san_plus} is illegal: {e}."), offset)
+            }
+        }
+    }
+
+    fn nag(&mut self, mt: &mut Self::Movetext, nag: Nag) -> ControlFlow<Self::Output> {
+        if mt.dead == 0
+            && let Some(node) = mt.game.node_mut(mt.current)
+        {
+            node.nags.push(nag);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn partial_comment(
+        &mut self,
+        mt: &mut Self::Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
+        mt.long_comment.extend_from_slice(comment.as_bytes());
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, mt: &mut Self::Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        let text = if mt.long_comment.is_empty() {
+            clean_comment(&decode_pgn_text(comment.as_bytes()))
+        } else {
+            let mut bytes = mem::take(&mut mt.long_comment);
+            bytes.extend_from_slice(comment.as_bytes());
+            clean_comment(&decode_pgn_text(&bytes))
+        };
+        if mt.dead > 0 || text.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let target = if mt.fresh_variation {
+            &mut mt.starting_comment
+        } else {
+            match mt.game.node_mut(mt.current) {
+                Some(node) => &mut node.comment,
+                None => return ControlFlow::Continue(()),
+            }
+        };
+        if !target.is_empty() {
+            target.push(' ');
+        }
+        target.push_str(&text);
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, mt: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
+        let parent = mt.game.node(mt.current).and_then(|n| n.parent());
+        match parent {
+            Some(parent) if mt.dead == 0 => {
+                mt.stack.push(mt.current);
+                mt.current = parent;
+                mt.fresh_variation = true;
+                mt.starting_comment.clear();
+            }
+            _ => mt.dead += 1,
+        }
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, mt: &mut Self::Movetext) -> ControlFlow<Self::Output> {
+        if mt.dead > 0 {
+            mt.dead -= 1;
+        } else if let Some(back) = mt.stack.pop() {
+            mt.current = back;
+            mt.fresh_variation = false;
+            mt.starting_comment.clear();
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, mt: &mut Self::Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
+        if mt.dead == 0 && mt.stack.is_empty() && mt.result.as_deref().is_none_or(|r| r == "*" || r == "?") {
+            mt.result = Some(outcome.as_str().to_string());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, mut mt: Self::Movetext) -> Self::Output {
+        if let Some(&junk) = mt.tokens[mt.next_token.min(mt.tokens.len())..].iter().find(|t| !t.is_move) {
+            let word = decode_pgn_text(&self.text[junk.start..junk.end]).into_owned();
+            return match self.fail(&mut mt, format!("\"{word}\" is not a move."), junk.start) {
+                ControlFlow::Break(output) => output,
+                ControlFlow::Continue(()) => unreachable!("fail always breaks"),
+            };
+        }
+        finish(&mut mt.game, mt.result.take());
+        Ok(mt.game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_variations_comments_and_nags() {
+        let text =
+            "{Start} 1. e4 $1 {best by test} (1. d4 {or} d5 (1... Nf6) 2. c4) (1. c4?!) 1... e5 2. Nf3 *";
+        let game = read_pgn(text).unwrap();
+        let root = game.node(NodeId::ROOT).unwrap();
+        assert_eq!(root.comment(), "Start");
+        assert_eq!(root.children().len(), 3);
+        let e4 = game.node(root.children()[0]).unwrap();
+        assert_eq!((e4.san(), e4.nags(), e4.comment()), ("e4", &[Nag(1)][..], "best by test"));
+        let d4 = game.node(root.children()[1]).unwrap();
+        assert_eq!(d4.comment(), "or");
+        let d5 = game.node(d4.children()[0]).unwrap();
+        assert_eq!(d5.children().len(), 1);
+        assert_eq!(game.node(d4.children()[1]).unwrap().san(), "Nf6");
+        assert_eq!(game.node(root.children()[2]).unwrap().nags(), [Nag(6)]);
+        assert_eq!(game.san_moves(), ["e4", "e5", "Nf3"]);
+    }
+
+    #[test]
+    fn keeps_the_result_and_skips_junk_loudly() {
+        let game = read_pgn("[Result \"1-0\"]\n\n1. e4 e5 1-0").unwrap();
+        assert_eq!(game.result(), "1-0");
+        let err = read_pgn("; comment\n1.d4 Nf6 2. Sf3 d5").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 13), "{err}");
+        assert_eq!(err.partial.unwrap().len(), 2);
+        assert!(read_pgn("[Variant \"Atomic\"]\n\n1. e4 *").is_err());
+    }
+
+    #[test]
+    fn decodes_latin1_tags_and_comments() {
+        let game = read_pgn_bytes(b"[White \"J\xf6rg\"]\n\n1. e4 {d\xe9but} *");
+        assert_eq!(game.tag("White"), Some("Jörg"));
+        assert_eq!(game.node(game.main_line()[1]).unwrap().comment(), "début");
+    }
+
+    fn read_pgn_bytes(bytes: &[u8]) -> GameRecord {
+        read_games(bytes).next().unwrap().unwrap()
+    }
+}

@@ -1,0 +1,187 @@
+//! Writing a game as standard PGN (export format): the Seven Tag Roster first, the movetext
+//! with comments, annotation glyphs as `$n` and variations in parentheses, wrapped at 80
+//! columns.
+
+use shakmaty::{Color, Position};
+
+use crate::GameRecord;
+use crate::game::{NodeId, SEVEN_TAGS};
+
+/// Writes a game as PGN: the Seven Tag Roster first, then `SetUp` and `FEN` for a game that
+/// did not start from the initial position, the other tags, and the moves with their
+/// comments, glyphs and variations, wrapped at 80 columns. Reading the text back gives the
+/// same game.
+///
+/// ```
+/// use kibitz_engine::{GameRecord, read_pgn, write_pgn};
+/// let mut game = GameRecord::new();
+/// game.play_text("e4").unwrap();
+/// let text = write_pgn(&game);
+/// assert!(text.starts_with("[Event \"?\"]\n"));
+/// assert!(text.ends_with("\n\n1. e4 *\n"));
+/// assert_eq!(read_pgn(&text).unwrap().san_moves(), ["e4"]);
+///
+/// let annotated = read_pgn("1. e4 {Best} (1. d4 $1) 1... e5 *").unwrap();
+/// assert!(write_pgn(&annotated).ends_with("\n\n1. e4 {Best} (1. d4 $1) 1... e5 *\n"));
+/// ```
+#[must_use]
+pub fn write_pgn(game: &GameRecord) -> String {
+    let mut out = String::new();
+    let mut write_tag = |name: &str, value: &str| {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+    };
+    for name in SEVEN_TAGS {
+        let value = if name == "Result" { game.result() } else { game.tag(name).unwrap_or("?") };
+        write_tag(name, value);
+    }
+    if let Some(fen) = game.start_fen() {
+        write_tag("SetUp", "1");
+        write_tag("FEN", &fen);
+    }
+    for (name, value) in game.tags() {
+        if !SEVEN_TAGS.contains(&name.as_str()) && name != "SetUp" && name != "FEN" {
+            write_tag(name, value);
+        }
+    }
+    out.push('\n');
+
+    let mut tokens = Tokens::default();
+    if let Some(root) = game.node(NodeId::ROOT) {
+        for nag in root.nags() {
+            tokens.push(format!("${}", nag.0));
+        }
+        tokens.comment(root.comment());
+    }
+    write_line(game, NodeId::ROOT, true, &mut tokens);
+    tokens.push(game.result().to_string());
+    wrap(&tokens.list, 80, &mut out);
+    out.push('\n');
+    out
+}
+
+/// Writes the main continuation from `parent` on, with the variations at each branch.
+fn write_line(game: &GameRecord, mut parent: NodeId, mut force_number: bool, tokens: &mut Tokens) {
+    while let Some(node) = game.node(parent) {
+        let Some((&main, variations)) = node.children().split_first() else { break };
+        let mut next_force = write_move(game, main, force_number, tokens);
+        for &variation in variations {
+            tokens.open = true;
+            let force = write_move(game, variation, true, tokens);
+            write_line(game, variation, force, tokens);
+            tokens.close();
+            next_force = true;
+        }
+        force_number = next_force;
+        parent = main;
+    }
+}
+
+/// Writes one move with its number when needed, glyphs and comments. Returns whether the
+/// next move needs its number repeated (after a comment).
+fn write_move(game: &GameRecord, id: NodeId, mut force_number: bool, tokens: &mut Tokens) -> bool {
+    let Some(node) = game.node(id) else { return false };
+    if !node.starting_comment().is_empty() {
+        tokens.comment(node.starting_comment());
+        force_number = true;
+    }
+    let before = node.parent().and_then(|p| game.node(p)).map_or(game.start(), |p| p.position());
+    let number = before.fullmoves().get();
+    let san = node.san();
+    tokens.push(match before.turn() {
+        Color::White => format!("{number}. {san}"),
+        Color::Black if force_number => format!("{number}... {san}"),
+        Color::Black => san.to_string(),
+    });
+    for nag in node.nags() {
+        tokens.push(format!("${}", nag.0));
+    }
+    tokens.comment(node.comment());
+    !node.comment().is_empty()
+}
+
+/// The movetext as words that may not be split across lines.
+#[derive(Default)]
+struct Tokens {
+    list: Vec<String>,
+    /// A `(` waits to be glued to the next word.
+    open: bool,
+}
+
+impl Tokens {
+    fn push(&mut self, mut token: String) {
+        if self.open {
+            token.insert(0, '(');
+            self.open = false;
+        }
+        self.list.push(token);
+    }
+
+    fn close(&mut self) {
+        match self.list.last_mut() {
+            Some(last) if !self.open => last.push(')'),
+            _ => self.open = false,
+        }
+    }
+
+    fn comment(&mut self, text: &str) {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let last = words.len().saturating_sub(1);
+        for (i, word) in words.iter().enumerate() {
+            let mut token = String::with_capacity(word.len() + 2);
+            if i == 0 {
+                token.push('{');
+            }
+            token.push_str(word);
+            if i == last {
+                token.push('}');
+            }
+            self.push(token);
+        }
+    }
+}
+
+/// Joins words with spaces into lines of at most `width` characters (longer words get a line
+/// of their own).
+fn wrap(words: &[String], width: usize, out: &mut String) {
+    let mut line_len = 0;
+    for word in words {
+        let len = word.chars().count();
+        if line_len > 0 && line_len + 1 + len > width {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        line_len += len;
+        out.push_str(word);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read_pgn;
+
+    #[test]
+    fn numbers_after_comments_and_variations() {
+        let text =
+            "{Intro} 1. e4 e5 {Solid} 2. Nf3 (2. f4 {Gambit} exf4 (2... d5) 3. Nf3) (2. Nc3) 2... Nc6 $1 *";
+        let game = read_pgn(text).unwrap();
+        let written = write_pgn(&game);
+        let movetext = written.split("\n\n").nth(1).unwrap().replace('\n', " ");
+        assert_eq!(
+            movetext.trim(),
+            "{Intro} 1. e4 e5 {Solid} 2. Nf3 (2. f4 {Gambit} 2... exf4 (2... d5) 3. Nf3) (2. Nc3) 2... Nc6 $1 *"
+        );
+        assert_eq!(write_pgn(&read_pgn(&written).unwrap()), written);
+    }
+
+    #[test]
+    fn starting_comments_and_empty_variations() {
+        let game = read_pgn("1. e4 ( {Also} 1. d4 ) ( ) e5 *").unwrap();
+        let written = write_pgn(&game);
+        assert!(written.contains("1. e4 ({Also} 1. d4) 1... e5 *"), "{written}");
+    }
+}
