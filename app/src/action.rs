@@ -43,4 +43,26 @@ pub enum Action {
     CloseGameOver,
     /// Dismiss a notice.
     DismissNotice(usize),
+    /// Offer Kibitz a draw (it answers after its next search).
+    OfferDraw,
+    /// Ask for confirmation to resign.
+    AskResign,
+    /// Resign, confirmed.
+    Resign,
+    /// Close the resignation prompt without resigning.
+    CancelResign,
+    /// Claim a draw by threefold repetition or the fifty-move rule.
+    ClaimDraw,
+    /// Accept Kibitz's draw offer.
+    AcceptDraw,
+    /// Decline Kibitz's draw offer.
+    DeclineDraw,
+    /// Stop or restart the clocks.
+    ToggleClock,
+    /// Open the clock settings.
+    ShowClockSettings,
+    /// Save new clock settings (they apply from the next game).
+    SetClock(crate::clock_settings::ClockSettings),
+    /// Close the clock settings.
+    CloseClockSettings,
 }

@@ -7,19 +7,21 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
 use kibitz_engine::{
-    Book, BookSettings, Choice, Command, EngineHandle, Event, GameRecord, Level, SearchInfo, pgn_date_today,
-    write_pgn,
+    Book, BookSettings, Choice, Command, Ending, EngineHandle, Event, GameRecord, Level, SearchInfo,
+    Termination, pgn_date_today, write_pgn,
 };
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::action::{Action, NewGameRequest};
 use crate::board::{BoardState, BoardView, board_ui};
+use crate::clock_settings::{ClockDialog, ClockDialogResult};
+use crate::conduct::Conduct;
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
 use crate::new_game::NewGameDialog;
 use crate::paths::Paths;
 use crate::pieces::PieceTextures;
-use crate::prompts::{game_over_ui, resume_ui};
+use crate::prompts::{confirm_resign_ui, game_over_ui, resume_ui};
 use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
 use crate::side_panel::{PanelModel, SidePanel};
@@ -74,6 +76,9 @@ pub struct KibitzApp {
     resume: Option<GameRecord>,
     resume_saved: Option<SavedGame>,
     game_over_open: bool,
+    /// The clock, offers, claims and resignation of the current game.
+    conduct: Conduct,
+    clock_dialog: Option<ClockDialog>,
     files: Files,
     pieces: Option<PieceTextures>,
     screenshot: Option<Screenshot>,
@@ -126,6 +131,7 @@ impl KibitzApp {
             ColorChoice::Black => Color::Black,
             _ => Color::White,
         };
+        let conduct = Conduct::new(settings.clock.controls(), settings.policy.clone(), human);
         let (resume, resume_saved) = match saved {
             Some((saved, game)) => (Some(game), Some(saved)),
             None => (None, None),
@@ -150,6 +156,8 @@ impl KibitzApp {
             resume,
             resume_saved,
             game_over_open: false,
+            conduct,
+            clock_dialog: None,
             files,
             pieces: None,
             screenshot: screenshot.map(|path| Screenshot { path, requested: false, done: Arc::default() }),
@@ -206,6 +214,9 @@ impl KibitzApp {
                 Event::Info { id, info } => {
                     if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
                         thinking.line = Some(format_line(&thinking.root, &info));
+                        if info.multipv <= 1 && info.bound.is_none() {
+                            self.conduct.record_score(info.score);
+                        }
                     }
                 }
                 // The panel shows whole lines only; the root move being searched is for UCI.
@@ -219,7 +230,7 @@ impl KibitzApp {
                     if self.thinking.as_ref().is_some_and(|t| t.id == id) {
                         self.last_line = self.thinking.take().and_then(|t| t.line);
                         match best {
-                            Some(m) => self.apply_move(m),
+                            Some(m) => self.engine_turn(m),
                             None => self.notices.push("The engine found no move to play.".into()),
                         }
                     }
@@ -248,6 +259,23 @@ impl KibitzApp {
         }
     }
 
+    /// Applies what Kibitz decided to do with its move: answer an offer, claim, resign, play.
+    fn engine_turn(&mut self, best: Move) {
+        let turn = self.conduct.engine_turn(&self.game, best);
+        if let Some(message) = turn.message {
+            self.notices.push(message);
+        }
+        if let Some(m) = turn.play {
+            self.apply_move(m, false);
+        }
+        if let Some((ending, note)) = turn.end {
+            self.conduct.finish(&mut self.game, ending, Some(note));
+            self.save_session();
+            self.game_over_open = true;
+        }
+        self.conduct.engine_offer = turn.offer;
+    }
+
     /// Starts the engine when it is its turn.
     fn maybe_start_engine(&mut self) {
         let its_turn = self.game.position().turn() != self.human;
@@ -258,7 +286,8 @@ impl KibitzApp {
         self.next_search_id += 1;
         self.engine
             .send(Command::Position { start: self.game.start().clone(), moves: self.game.moves().to_vec() });
-        self.engine.send(Command::Go { id, limits: self.level.limits() });
+        let limits = self.conduct.limits(self.level.limits(), !self.human);
+        self.engine.send(Command::Go { id, limits });
         self.thinking = Some(Thinking { id, root: self.game.position().clone(), line: None });
     }
 
@@ -274,9 +303,10 @@ impl KibitzApp {
     }
 
     /// Plays a move in the game (the player's or the engine's) and saves the game.
-    fn apply_move(&mut self, m: Move) {
+    fn apply_move(&mut self, m: Move, by_human: bool) {
         match self.game.play(m) {
             Ok(()) => {
+                self.conduct.moved(&mut self.game, by_human);
                 self.board.clear();
                 self.view = None;
                 self.save_session();
@@ -304,6 +334,7 @@ impl KibitzApp {
         self.game_over_open = self.game.ending().is_some();
         self.side_panel.move_error = None;
         self.engine.send(Command::NewGame);
+        self.conduct = Conduct::new(self.settings.clock.controls(), self.settings.policy.clone(), self.human);
         self.settings.level = request.level;
         self.settings.flipped = self.board.flipped;
         self.save_session();
@@ -314,14 +345,18 @@ impl KibitzApp {
     fn take_back(&mut self) {
         self.stop_engine();
         let mut removed_own = false;
+        let (mut plies, mut engine_moves) = (0, 0);
         while !self.game.is_empty() {
             let mover = self.game.position_at(self.game.len() - 1).turn();
             self.game.truncate(self.game.len() - 1);
+            plies += 1;
+            engine_moves += usize::from(mover != self.human);
             removed_own |= mover == self.human;
             if removed_own && self.game.position().turn() == self.human {
                 break;
             }
         }
+        self.conduct.take_back(plies, engine_moves);
         self.view = None;
         self.board.clear();
         self.game_over_open = false;
@@ -376,6 +411,44 @@ impl KibitzApp {
                     self.notices.remove(i);
                 }
             }
+            Action::OfferDraw => self.conduct.offer_pending = true,
+            Action::AskResign => self.conduct.confirm_resign = true,
+            Action::CancelResign => self.conduct.confirm_resign = false,
+            Action::Resign => {
+                self.stop_engine();
+                let ending = Ending::win(!self.human, Termination::Resignation);
+                self.conduct.finish(&mut self.game, ending, Some("You resigned.".into()));
+                self.save_session();
+                self.game_over_open = true;
+            }
+            Action::ClaimDraw => match self.conduct.claim(&mut self.game) {
+                Ok(()) => {
+                    self.stop_engine();
+                    self.save_session();
+                    self.game_over_open = true;
+                }
+                Err(e) => self.notices.push(e),
+            },
+            Action::AcceptDraw => {
+                self.stop_engine();
+                let note = Some("You accepted Kibitz's draw offer.".to_string());
+                self.conduct.finish(&mut self.game, Ending::draw(Termination::Agreement), note);
+                self.save_session();
+                self.game_over_open = true;
+            }
+            Action::DeclineDraw => self.conduct.engine_offer = None,
+            Action::ToggleClock => {
+                if let Some(clock) = self.conduct.clock.as_mut() {
+                    if clock.is_paused() { clock.resume() } else { clock.pause() }
+                }
+            }
+            Action::ShowClockSettings => self.clock_dialog = Some(ClockDialog::new(&self.settings.clock)),
+            Action::SetClock(clock) => {
+                self.settings.clock = clock;
+                self.clock_dialog = None;
+                self.notices.push("The new clock applies from the next game.".into());
+            }
+            Action::CloseClockSettings => self.clock_dialog = None,
         }
     }
 
@@ -385,6 +458,8 @@ impl KibitzApp {
             && self.game.position().turn() == self.human
             && self.resume.is_none()
             && self.new_game.is_none()
+            && self.clock_dialog.is_none()
+            && !self.conduct.confirm_resign
     }
 
     fn play_text(&mut self, text: &str) {
@@ -401,7 +476,7 @@ impl KibitzApp {
         match self.game.parse_move(text) {
             Ok(m) => {
                 self.side_panel.move_error = None;
-                self.apply_move(m);
+                self.apply_move(m, true);
             }
             Err(e) => self.side_panel.move_error = Some(e.to_string()),
         }
@@ -484,7 +559,15 @@ impl KibitzApp {
         let pieces = self.pieces.get_or_insert_with(|| PieceTextures::load(&ctx));
         let _ = pieces;
         self.drain_events();
+        if self.conduct.check_flag(&mut self.game).is_some() {
+            self.stop_engine();
+            self.save_session();
+            self.game_over_open = true;
+        }
         self.maybe_start_engine();
+        if let Some(tick) = self.conduct.next_tick() {
+            ctx.request_repaint_after(tick);
+        }
 
         let mut actions = Vec::new();
         self.handle_keys(&ctx, &mut actions);
@@ -497,6 +580,12 @@ impl KibitzApp {
             human: self.human,
             engine_line: engine_line.as_deref(),
             notices: &self.notices,
+            clock: self.conduct.clock.as_ref(),
+            warn: Duration::from_secs(self.settings.clock.warn_seconds),
+            live: !self.game_finished() && self.resume.is_none(),
+            claimable: self.game.claimable(),
+            engine_offer: self.conduct.engine_offer.as_deref(),
+            offer_pending: self.conduct.offer_pending,
         };
         egui::Panel::right("side-panel")
             .resizable(true)
@@ -517,7 +606,7 @@ impl KibitzApp {
             }
         });
         if let Some(m) = played {
-            self.apply_move(m);
+            self.apply_move(m, true);
         }
 
         if let Some(game) = &self.resume {
@@ -528,8 +617,16 @@ impl KibitzApp {
                 self.new_game = None;
                 self.settings.color = chosen;
             }
+        } else if let Some(dialog) = self.clock_dialog.as_mut() {
+            match dialog.ui(&ctx) {
+                ClockDialogResult::Open => {}
+                ClockDialogResult::Cancel => actions.push(Action::CloseClockSettings),
+                ClockDialogResult::Apply(clock) => actions.push(Action::SetClock(clock)),
+            }
+        } else if self.conduct.confirm_resign {
+            confirm_resign_ui(&ctx, &mut actions);
         } else if self.game_over_open {
-            game_over_ui(&ctx, &self.game, &mut actions);
+            game_over_ui(&ctx, &self.game, self.conduct.note.as_deref(), &mut actions);
         }
 
         for action in actions {

@@ -4,6 +4,9 @@
 mod action;
 mod app;
 mod board;
+mod clock_settings;
+mod clock_view;
+mod conduct;
 mod files;
 mod new_game;
 mod paths;
@@ -18,6 +21,7 @@ use std::time::{Duration, Instant};
 
 pub use app::{AppOptions, KibitzApp};
 pub use board::square_label;
+pub use clock_settings::ClockSettings;
 pub use files::FilePicker;
 pub use paths::Paths;
 pub use session::SavedGame;

@@ -5,13 +5,16 @@ use kibitz_engine::GameRecord;
 
 use crate::action::Action;
 
-/// "Game over" with the reason and the result.
-pub fn game_over_ui(ctx: &Context, game: &GameRecord, actions: &mut Vec<Action>) {
+/// "Game over" with the reason, who explained it and the result.
+pub fn game_over_ui(ctx: &Context, game: &GameRecord, note: Option<&str>, actions: &mut Vec<Action>) {
     let modal = Modal::new(Id::unique("game-over")).show(ctx, |ui| {
         ui.set_width(320.0);
         ui.heading("Game over");
         let reason = game.ending().map_or_else(|| "The game has ended.".to_string(), |e| format!("{e}."));
         ui.label(reason);
+        if let Some(note) = note {
+            ui.label(RichText::new(note).italics());
+        }
         ui.label(RichText::new(format!("Result {}", game.result())).strong());
         ui.horizontal(|ui| {
             if ui.button("New game").clicked() {
@@ -25,6 +28,24 @@ pub fn game_over_ui(ctx: &Context, game: &GameRecord, actions: &mut Vec<Action>)
     });
     if modal.should_close() {
         actions.push(Action::CloseGameOver);
+    }
+}
+
+/// Asks the player to confirm a resignation.
+pub fn confirm_resign_ui(ctx: &Context, actions: &mut Vec<Action>) {
+    let modal = Modal::new(Id::unique("confirm-resign")).show(ctx, |ui| {
+        ui.heading("Resign this game?");
+        ui.horizontal(|ui| {
+            if ui.button("Yes, resign").clicked() {
+                actions.push(Action::Resign);
+            }
+            if ui.button("Keep playing").clicked() {
+                actions.push(Action::CancelResign);
+            }
+        });
+    });
+    if modal.should_close() {
+        actions.push(Action::CancelResign);
     }
 }
 

@@ -4,7 +4,10 @@ use std::fs;
 use std::path::Path;
 
 use kibitz_engine::Level;
+use kibitz_engine::policy::PolicySettings;
 use serde::{Deserialize, Serialize};
+
+use crate::clock_settings::ClockSettings;
 
 /// Which colour the player asks for in a new game.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,6 +37,10 @@ pub struct Settings {
     pub window_size: [f32; 2],
     /// Whether Kibitz plays its opening moves from its book.
     pub own_book: bool,
+    /// The clock for games against Kibitz.
+    pub clock: ClockSettings,
+    /// When Kibitz resigns, offers and accepts draws.
+    pub policy: PolicySettings,
 }
 
 impl Default for Settings {
@@ -44,6 +51,8 @@ impl Default for Settings {
             color: ColorChoice::default(),
             window_size: [1100.0, 760.0],
             own_book: true,
+            clock: ClockSettings::default(),
+            policy: PolicySettings::default(),
         }
     }
 }

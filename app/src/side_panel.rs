@@ -1,11 +1,14 @@
 //! The side panel: whose turn it is, the engine's line, the move list, move entry and the
 //! game buttons.
 
+use std::time::Duration;
+
 use egui::{Key, RichText, ScrollArea, TextEdit, Ui};
-use kibitz_engine::GameRecord;
+use kibitz_engine::{Clock, GameRecord, Termination};
 use shakmaty::{Color, Position};
 
 use crate::action::Action;
+use crate::clock_view::clock_ui;
 
 /// What the side panel shows this frame.
 pub struct PanelModel<'a> {
@@ -19,6 +22,18 @@ pub struct PanelModel<'a> {
     pub engine_line: Option<&'a str>,
     /// Messages for the player.
     pub notices: &'a [String],
+    /// The game's clock, if it has one.
+    pub clock: Option<&'a Clock>,
+    /// Clocks turn red under this.
+    pub warn: Duration,
+    /// Whether the game is still being played.
+    pub live: bool,
+    /// The draw the player may claim now.
+    pub claimable: Option<Termination>,
+    /// Kibitz's standing draw offer, with its reason.
+    pub engine_offer: Option<&'a str>,
+    /// Whether the player's own offer awaits Kibitz's answer.
+    pub offer_pending: bool,
 }
 
 /// The side panel's own state: the move being typed and its error.
@@ -34,6 +49,26 @@ pub struct SidePanel {
 impl SidePanel {
     /// Shows the panel and collects the player's actions.
     pub fn ui(&mut self, ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {
+        if let Some(clock) = model.clock {
+            egui::Panel::top("engine-clock")
+                .show(ui, |ui| clock_ui(ui, clock, !model.human, "Kibitz", model.warn));
+            egui::Panel::bottom("player-clock").show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    clock_ui(ui, clock, model.human, "You", model.warn);
+                    let running = clock.is_started() && !clock.is_paused();
+                    let pause =
+                        if clock.is_started() && clock.is_paused() { "Resume clock" } else { "Pause clock" };
+                    let enabled = model.live && clock.is_started() && (running || clock.is_paused());
+                    if ui.add_enabled(enabled, egui::Button::new(pause)).clicked() {
+                        actions.push(Action::ToggleClock);
+                    }
+                });
+            });
+        }
+        egui::CentralPanel::default().show(ui, |ui| self.body(ui, model, actions));
+    }
+
+    fn body(&mut self, ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {
         for (i, notice) in model.notices.iter().enumerate() {
             ui.horizontal_wrapped(|ui| {
                 ui.colored_label(ui.visuals().warn_fg_color, notice);
@@ -60,6 +95,42 @@ impl SidePanel {
                 actions.push(Action::SaveGame);
             }
         });
+        ui.horizontal_wrapped(|ui| {
+            let can_offer = model.live && !model.offer_pending && model.engine_offer.is_none();
+            if ui.add_enabled(can_offer, egui::Button::new("Offer draw")).clicked() {
+                actions.push(Action::OfferDraw);
+            }
+            if ui.add_enabled(model.live, egui::Button::new("Resign")).clicked() {
+                actions.push(Action::AskResign);
+            }
+            let claim =
+                ui.add_enabled(model.live && model.claimable.is_some(), egui::Button::new("Claim draw"));
+            if claim.clicked() {
+                actions.push(Action::ClaimDraw);
+            }
+            if let Some(t) = model.claimable {
+                claim.on_hover_text(format!("A draw by {} may be claimed now", t.describe()));
+            }
+            if ui.button("Clock settings").clicked() {
+                actions.push(Action::ShowClockSettings);
+            }
+        });
+        if model.offer_pending {
+            ui.weak("You offered a draw; Kibitz answers after it has thought about its move.");
+        }
+        if let Some(offer) = model.engine_offer {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.label(RichText::new(format!("Kibitz: {offer}")).strong());
+                ui.horizontal(|ui| {
+                    if ui.button("Accept").clicked() {
+                        actions.push(Action::AcceptDraw);
+                    }
+                    if ui.button("Decline").clicked() {
+                        actions.push(Action::DeclineDraw);
+                    }
+                });
+            });
+        }
         ui.separator();
         self.move_entry(ui, model, actions);
         ui.separator();

@@ -152,6 +152,12 @@ impl Clock {
         self.since = Some(self.source.now());
     }
 
+    /// Whether [`Clock::start`] was called.
+    #[must_use]
+    pub fn is_started(&self) -> bool {
+        self.started
+    }
+
     /// The side whose clock runs, if any runs.
     #[must_use]
     pub fn running(&self) -> Option<Color> {

@@ -22,12 +22,24 @@ pub enum Termination {
     Checkmate,
     /// The side to move has no legal move and is not in check.
     Stalemate,
-    /// Neither side has the material to mate.
+    /// Neither side has the material to mate: the position is dead.
     InsufficientMaterial,
-    /// The same position occurred for the third time with the same side to move.
+    /// A draw claimed when the same position occurred for the third time.
     ThreefoldRepetition,
-    /// Fifty moves by each side without a capture or a pawn move.
+    /// A draw claimed after fifty moves by each side without a capture or a pawn move.
     FiftyMoveRule,
+    /// The same position occurred for the fifth time: drawn without a claim.
+    FivefoldRepetition,
+    /// Seventy-five moves by each side without a capture or a pawn move: drawn without a claim.
+    SeventyFiveMoveRule,
+    /// A side resigned.
+    Resignation,
+    /// The players agreed to a draw.
+    Agreement,
+    /// A side's time ran out and the other could still mate.
+    TimeForfeit,
+    /// A side's time ran out but the other could not mate by any series of legal moves.
+    TimeoutVsInsufficientMaterial,
 }
 
 impl Termination {
@@ -40,6 +52,21 @@ impl Termination {
             Termination::InsufficientMaterial => "insufficient material",
             Termination::ThreefoldRepetition => "threefold repetition",
             Termination::FiftyMoveRule => "the fifty-move rule",
+            Termination::FivefoldRepetition => "fivefold repetition",
+            Termination::SeventyFiveMoveRule => "the seventy-five-move rule",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "agreement",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::TimeoutVsInsufficientMaterial => "timeout against insufficient material",
+        }
+    }
+
+    /// The PGN `Termination` tag's value.
+    #[must_use]
+    pub fn pgn_tag(self) -> &'static str {
+        match self {
+            Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial => "time forfeit",
+            _ => "normal",
         }
     }
 }
@@ -53,15 +80,33 @@ pub struct Ending {
     pub termination: Termination,
 }
 
+impl Ending {
+    /// A decisive ending.
+    #[must_use]
+    pub fn win(winner: Color, termination: Termination) -> Ending {
+        Ending { outcome: KnownOutcome::Decisive { winner }, termination }
+    }
+
+    /// A drawn ending.
+    #[must_use]
+    pub fn draw(termination: Termination) -> Ending {
+        Ending { outcome: KnownOutcome::Draw, termination }
+    }
+}
+
 impl fmt::Display for Ending {
-    /// "White wins by checkmate", "Draw by stalemate".
+    /// "White wins by checkmate", "Draw by stalemate", "Black wins: White resigned".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.outcome {
-            KnownOutcome::Decisive { winner } => {
-                let side = if winner == Color::White { "White" } else { "Black" };
-                write!(f, "{side} wins by {}", self.termination.describe())
+        let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+        match (self.outcome, self.termination) {
+            (KnownOutcome::Decisive { winner }, Termination::Resignation) => {
+                write!(f, "{} wins: {} resigned", name(winner), name(!winner))
             }
-            KnownOutcome::Draw => write!(f, "Draw by {}", self.termination.describe()),
+            (KnownOutcome::Decisive { winner }, Termination::TimeForfeit) => {
+                write!(f, "{} wins on time", name(winner))
+            }
+            (KnownOutcome::Decisive { winner }, t) => write!(f, "{} wins by {}", name(winner), t.describe()),
+            (KnownOutcome::Draw, t) => write!(f, "Draw by {}", t.describe()),
         }
     }
 }
@@ -119,6 +164,8 @@ pub struct GameRecord {
     sans: Vec<String>,
     custom_start: bool,
     ending: Option<Ending>,
+    /// An ending by resignation, agreement, claim or flag, set by [`GameRecord::finish`].
+    finished: Option<Ending>,
 }
 
 impl Default for GameRecord {
@@ -171,6 +218,7 @@ impl GameRecord {
             sans: Vec::new(),
             custom_start,
             ending: None,
+            finished: None,
         };
         game.update_ending();
         game
@@ -224,16 +272,61 @@ impl GameRecord {
         self.moves.is_empty()
     }
 
-    /// How the main line ended, if it did.
+    /// How the main line ended, if it did: by the rules (mate, stalemate, dead position,
+    /// fivefold repetition, seventy-five moves) or as [`GameRecord::finish`] recorded.
     #[must_use]
     pub fn ending(&self) -> Option<Ending> {
-        self.ending
+        self.finished.or(self.ending)
     }
 
-    /// The PGN result: the ending's if the game ended by rule, else the `Result` tag.
+    /// Ends the game at its current position by resignation, agreement, a claim or a flag,
+    /// setting the `Result` and `Termination` tags. Playing on or taking back a move undoes it.
+    pub fn finish(&mut self, ending: Ending) {
+        self.finished = Some(ending);
+        set_in(&mut self.tags, "Result", ending.outcome.as_str());
+        set_in(&mut self.tags, "Termination", ending.termination.pgn_tag());
+    }
+
+    /// The draw the side to move may claim now: threefold repetition or the fifty-move rule.
+    #[must_use]
+    pub fn claimable(&self) -> Option<Termination> {
+        let id = self.main_end();
+        if self.repetitions_at(id) >= 3 {
+            Some(Termination::ThreefoldRepetition)
+        } else if self.position().halfmoves() >= 100 {
+            Some(Termination::FiftyMoveRule)
+        } else {
+            None
+        }
+    }
+
+    /// The draw the side to move may claim by announcing `m` (FIDE 9.2.1): the move would
+    /// repeat a position for the third time or complete fifty moves.
+    #[must_use]
+    pub fn claimable_with(&self, m: Move) -> Option<Termination> {
+        let pos = self.position();
+        if !pos.is_legal(m) {
+            return None;
+        }
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let hash = hash_of(&next);
+        let window = next.halfmoves() as usize;
+        let earlier =
+            self.main.iter().rev().take(window).filter(|&&id| self.nodes[id.index()].hash == hash).count();
+        if earlier >= 2 {
+            Some(Termination::ThreefoldRepetition)
+        } else if next.halfmoves() >= 100 {
+            Some(Termination::FiftyMoveRule)
+        } else {
+            None
+        }
+    }
+
+    /// The PGN result: the ending's if the game ended, else the `Result` tag.
     #[must_use]
     pub fn result(&self) -> &str {
-        match self.ending {
+        match self.ending() {
             Some(ending) => ending.outcome.as_str(),
             None => self.tag("Result").unwrap_or("*"),
         }
@@ -538,10 +631,10 @@ impl GameRecord {
             (KnownOutcome::Draw, Termination::Stalemate)
         } else if pos.is_insufficient_material() {
             (KnownOutcome::Draw, Termination::InsufficientMaterial)
-        } else if self.repetitions_at(id) >= 3 {
-            (KnownOutcome::Draw, Termination::ThreefoldRepetition)
-        } else if pos.halfmoves() >= 100 {
-            (KnownOutcome::Draw, Termination::FiftyMoveRule)
+        } else if self.repetitions_at(id) >= 5 {
+            (KnownOutcome::Draw, Termination::FivefoldRepetition)
+        } else if pos.halfmoves() >= 150 {
+            (KnownOutcome::Draw, Termination::SeventyFiveMoveRule)
         } else {
             return None;
         };
@@ -570,6 +663,9 @@ impl GameRecord {
     }
 
     pub(crate) fn update_ending(&mut self) {
+        if self.finished.take().is_some() {
+            self.tags.retain(|(name, _)| name != "Termination");
+        }
         self.ending = self.ending_at(self.main_end());
         let result = self.ending.map_or("*", |e| e.outcome.as_str()).to_string();
         set_in(&mut self.tags, "Result", &result);
@@ -630,28 +726,44 @@ mod tests {
     }
 
     #[test]
-    fn threefold_repetition_ends_the_game() {
+    fn threefold_is_a_claim_and_fivefold_ends_the_game() {
         let mut game = GameRecord::new();
         play_all(&mut game, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
-        assert_eq!(game.ending(), None);
+        assert_eq!(game.claimable(), None);
+        // Announcing Ng8, which repeats the start position a third time, makes a claim valid.
+        let ng8 = game.parse_move("Ng8").unwrap();
+        assert_eq!(game.claimable_with(ng8), Some(Termination::ThreefoldRepetition));
+        assert_eq!(game.claimable_with(game.parse_move("e6").unwrap()), None);
         play_all(&mut game, "Ng8");
-        assert_eq!(game.ending().map(|e| e.termination), Some(Termination::ThreefoldRepetition));
+        assert_eq!(game.claimable(), Some(Termination::ThreefoldRepetition));
+        assert_eq!(game.ending(), None, "a threefold repetition needs a claim");
+        game.finish(Ending::draw(Termination::ThreefoldRepetition));
         assert_eq!(game.result(), "1/2-1/2");
-        play_all(&mut game, "e4");
-        assert_eq!(game.ending(), None, "a recorded game may go on after an unclaimed repetition");
-        game.truncate(8);
-        assert_eq!(game.result(), "1/2-1/2");
+        assert_eq!(game.tag("Termination"), Some("normal"));
+        // Taking the move back undoes the claim.
         game.truncate(7);
-        assert_eq!(game.ending(), None);
-        assert_eq!(game.result(), "*");
+        assert_eq!((game.ending(), game.result(), game.tag("Termination")), (None, "*", None));
+        play_all(&mut game, "Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
+        assert_eq!(game.ending(), None, "four times");
+        play_all(&mut game, "Ng8");
+        assert_eq!(game.ending().map(|e| e.termination), Some(Termination::FivefoldRepetition));
+        assert_eq!(game.result(), "1/2-1/2");
     }
 
     #[test]
-    fn fifty_move_rule_and_insufficient_material() {
+    fn fifty_moves_are_a_claim_seventy_five_end_the_game() {
         let mut game = GameRecord::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 99 80").unwrap();
+        assert_eq!(game.claimable_with(game.parse_move("Ra2").unwrap()), Some(Termination::FiftyMoveRule));
         play_all(&mut game, "Ra2");
-        assert_eq!(game.ending().map(|e| e.termination), Some(Termination::FiftyMoveRule));
+        assert_eq!(game.ending(), None);
+        assert_eq!(game.claimable(), Some(Termination::FiftyMoveRule));
+        let mut game = GameRecord::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 149 80").unwrap();
+        play_all(&mut game, "Ra2");
+        assert_eq!(game.ending().map(|e| e.termination), Some(Termination::SeventyFiveMoveRule));
+    }
 
+    #[test]
+    fn dead_positions_end_the_game_and_resignations_are_recorded() {
         let mut game = GameRecord::from_fen("8/8/8/4k3/8/8/3n4/R3K3 w - - 0 1").unwrap();
         game.play_text("Rxd1").unwrap_err();
         play_all(&mut game, "Kxd2");
@@ -659,6 +771,18 @@ mod tests {
         let mut game = GameRecord::from_fen("8/8/8/4k3/8/8/3r4/4K3 w - - 0 1").unwrap();
         play_all(&mut game, "Kxd2");
         assert_eq!(game.ending().map(|e| e.termination), Some(Termination::InsufficientMaterial));
+
+        let mut game = GameRecord::new();
+        play_all(&mut game, "e4");
+        game.finish(Ending::win(Color::White, Termination::Resignation));
+        assert_eq!(game.ending().unwrap().to_string(), "White wins: Black resigned");
+        assert_eq!(game.result(), "1-0");
+        let flag = Ending::win(Color::Black, Termination::TimeForfeit);
+        game.finish(flag);
+        assert_eq!(
+            (flag.to_string().as_str(), game.tag("Termination")),
+            ("Black wins on time", Some("time forfeit"))
+        );
     }
 
     #[test]
