@@ -65,4 +65,6 @@ pub enum Action {
     SetClock(crate::clock_settings::ClockSettings),
     /// Close the clock settings.
     CloseClockSettings,
+    /// Set the running clocks by hand: the player's time, then Kibitz's.
+    CorrectClock(std::time::Duration, std::time::Duration),
 }

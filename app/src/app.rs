@@ -335,6 +335,16 @@ impl KibitzApp {
         self.side_panel.move_error = None;
         self.engine.send(Command::NewGame);
         self.conduct = Conduct::new(self.settings.clock.controls(), self.settings.policy.clone(), self.human);
+        if let Some(clock) = &self.conduct.clock {
+            let (white, black) = (clock.control(Color::White).to_pgn(), clock.control(Color::Black).to_pgn());
+            if white == black {
+                self.game.set_tag("TimeControl", &white);
+            } else {
+                // Time odds: PGN's tag holds one control, so each side's is kept in its own.
+                self.game.set_tag("WhiteTimeControl", &white);
+                self.game.set_tag("BlackTimeControl", &black);
+            }
+        }
         self.settings.level = request.level;
         self.settings.flipped = self.board.flipped;
         self.save_session();
@@ -449,6 +459,16 @@ impl KibitzApp {
                 self.notices.push("The new clock applies from the next game.".into());
             }
             Action::CloseClockSettings => self.clock_dialog = None,
+            Action::CorrectClock(player, engine) => {
+                self.clock_dialog = None;
+                match self.conduct.clock.as_mut() {
+                    Some(clock) => {
+                        clock.set_remaining(self.human, player);
+                        clock.set_remaining(!self.human, engine);
+                    }
+                    None => self.notices.push("This game has no clock to set.".into()),
+                }
+            }
         }
     }
 
@@ -622,6 +642,9 @@ impl KibitzApp {
                 ClockDialogResult::Open => {}
                 ClockDialogResult::Cancel => actions.push(Action::CloseClockSettings),
                 ClockDialogResult::Apply(clock) => actions.push(Action::SetClock(clock)),
+                ClockDialogResult::Correct(player, engine) => {
+                    actions.push(Action::CorrectClock(player, engine))
+                }
             }
         } else if self.conduct.confirm_resign {
             confirm_resign_ui(&ctx, &mut actions);

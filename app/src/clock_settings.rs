@@ -1,6 +1,8 @@
 //! The clock settings panel: presets, and a custom editor that reads Crafty's text forms
 //! (`level 0 5 3`, `time 60/30/sd/30`, `st 10`) and PGN's (`300+3`, `40/5400:1800`).
 
+use std::time::Duration;
+
 use egui::{Context, Id, Modal, RichText, TextEdit, Ui};
 use kibitz_engine::TimeControl;
 use serde::{Deserialize, Serialize};
@@ -78,6 +80,10 @@ pub struct ClockDialog {
     draft: ClockSettings,
     odds: bool,
     engine_text: String,
+    /// Crafty's `clock`: the times to set on the running game's clocks.
+    correct_player: String,
+    correct_engine: String,
+    correct_error: Option<String>,
 }
 
 /// What the dialog asks the app to do.
@@ -88,6 +94,8 @@ pub enum ClockDialogResult {
     Cancel,
     /// Save these settings (they apply from the next game).
     Apply(ClockSettings),
+    /// Set the current game's clocks to these times: the player's, then Kibitz's.
+    Correct(Duration, Duration),
 }
 
 impl ClockDialog {
@@ -95,6 +103,9 @@ impl ClockDialog {
     #[must_use]
     pub fn new(settings: &ClockSettings) -> Self {
         ClockDialog {
+            correct_player: String::new(),
+            correct_engine: String::new(),
+            correct_error: None,
             engine_text: settings.engine.clone().unwrap_or_else(|| settings.player.clone()),
             odds: settings.engine.is_some(),
             draft: settings.clone(),
@@ -129,6 +140,26 @@ impl ClockDialog {
                         .labelled_by(label.id);
                 });
                 ui.weak("The new control applies from the next game.");
+                ui.separator();
+                ui.label("Correct the running clocks (Crafty's clock command): minutes, m:ss or h:mm:ss");
+                ui.horizontal(|ui| {
+                    let you = ui.label("You");
+                    ui.add(TextEdit::singleline(&mut self.correct_player).desired_width(70.0))
+                        .labelled_by(you.id);
+                    let kibitz = ui.label("Kibitz");
+                    ui.add(TextEdit::singleline(&mut self.correct_engine).desired_width(70.0))
+                        .labelled_by(kibitz.id);
+                    if ui.button("Set clocks").clicked() {
+                        match (parse_clock_time(&self.correct_player), parse_clock_time(&self.correct_engine))
+                        {
+                            (Ok(p), Ok(e)) => result = ClockDialogResult::Correct(p, e),
+                            (Err(e), _) | (_, Err(e)) => self.correct_error = Some(e),
+                        }
+                    }
+                });
+                if let Some(e) = &self.correct_error {
+                    ui.colored_label(ui.visuals().error_fg_color, e);
+                }
                 ui.horizontal(|ui| {
                     if ui.add_enabled(player_ok && engine_ok, egui::Button::new("Apply")).clicked() {
                         let mut settings = self.draft.clone();
@@ -157,6 +188,35 @@ impl ClockDialog {
         }
         result
     }
+}
+
+/// Reads a clock reading: minutes (`5`, `2.5`), `m:ss` or `h:mm:ss`.
+pub fn parse_clock_time(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let bad = || format!("\"{text}\" is not a time: write minutes (5), m:ss (4:30) or h:mm:ss (1:05:00)");
+    let parts: Vec<&str> = text.split(':').collect();
+    let seconds = match parts.as_slice() {
+        [m] => m.parse::<f64>().map_err(|_| bad())? * 60.0,
+        [m, s] => {
+            let s: f64 = s.parse().map_err(|_| bad())?;
+            if s >= 60.0 {
+                return Err(bad());
+            }
+            m.parse::<f64>().map_err(|_| bad())? * 60.0 + s
+        }
+        [h, m, s] => {
+            let (m, s): (f64, f64) = (m.parse().map_err(|_| bad())?, s.parse().map_err(|_| bad())?);
+            if m >= 60.0 || s >= 60.0 {
+                return Err(bad());
+            }
+            h.parse::<f64>().map_err(|_| bad())? * 3600.0 + m * 60.0 + s
+        }
+        _ => return Err(bad()),
+    };
+    if !seconds.is_finite() || !(0.0..=1e7).contains(&seconds) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 /// A labelled text field for a time control with its reading (or what is wrong) below.
@@ -223,6 +283,16 @@ mod tests {
         assert!(parse_control("level 0 five 3").unwrap_err().starts_with("Not understood"));
         assert!(parse_control("sd 12").unwrap_err().contains("A clock needs time"));
         assert!(parse_control("banana").is_err());
+    }
+
+    #[test]
+    fn clock_readings_in_minutes_or_colons() {
+        assert_eq!(parse_clock_time("5"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_clock_time("4:30"), Ok(Duration::from_secs(270)));
+        assert_eq!(parse_clock_time("1:05:00"), Ok(Duration::from_secs(3900)));
+        for bad in ["", "4:75", "-3", "x", "1:2:3:4", "inf"] {
+            assert!(parse_clock_time(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

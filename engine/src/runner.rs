@@ -94,6 +94,16 @@ pub fn play_game(setup: &GameSetup) -> PlayedGame {
         if game.ending().is_some() {
             break GameEnd::Rules;
         }
+        // The side to move claims a repetition or fifty moves when a draw is worth as much as
+        // its last score (its contempt); between equal engines one of them always does.
+        if let Some(t) = game.claimable() {
+            let side = game.position().turn();
+            let score = last_score.get(side).map_or(0, crate::policy::score_cp);
+            if score <= setup.policy.contempt {
+                game.finish(crate::Ending::draw(t));
+                break GameEnd::Rules;
+            }
+        }
         if game.len() >= setup.max_plies {
             break GameEnd::MaxLength;
         }
