@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
 use kibitz_engine::{
-    Book, BookSettings, Choice, Command, Ending, EngineHandle, Event, GameRecord, Level, SearchInfo,
-    Termination, pgn_date_today, write_pgn,
+    BookSettings, Choice, Command, Ending, EngineHandle, Event, GameRecord, Level, SearchInfo, Termination,
+    pgn_date_today, write_pgn,
 };
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
@@ -18,6 +18,7 @@ use crate::board::{BoardState, BoardView, board_ui};
 use crate::clock_settings::{ClockDialog, ClockDialogResult};
 use crate::conduct::Conduct;
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
+use crate::learning::Learning;
 use crate::new_game::NewGameDialog;
 use crate::paths::Paths;
 use crate::pieces::PieceTextures;
@@ -51,6 +52,9 @@ struct Thinking {
     /// The position searched, to turn the principal variation into SAN.
     root: Chess,
     line: Option<String>,
+    /// The latest score (centipawns, Kibitz's side) and depth, for book learning; `None`
+    /// when the move comes from the book.
+    search: Option<(i32, u8)>,
 }
 
 /// The application state.
@@ -79,6 +83,8 @@ pub struct KibitzApp {
     /// The clock, offers, claims and resignation of the current game.
     conduct: Conduct,
     clock_dialog: Option<ClockDialog>,
+    /// The book and what Kibitz learns from its games.
+    learning: Learning,
     files: Files,
     pieces: Option<PieceTextures>,
     screenshot: Option<Screenshot>,
@@ -111,17 +117,13 @@ impl KibitzApp {
 
         let repaint = ctx.clone();
         let engine = EngineHandle::spawn(move || repaint.request_repaint());
-        if settings.own_book {
-            match Book::from_bytes(DEFAULT_BOOK) {
-                Ok(book) => engine.send(Command::SetBook {
-                    book: Some(Arc::new(book)),
-                    settings: BookSettings::default(),
-                    seed: None,
-                }),
-                Err(e) => notices
-                    .push(format!("The opening book could not be read ({e}); Kibitz plays without it.")),
-            }
-        }
+        let (learning, notice) = Learning::load(&paths.book_file(), settings.own_book, settings.learn);
+        notices.extend(notice);
+        engine.send(Command::SetBook {
+            book: learning.book(),
+            settings: BookSettings::default(),
+            seed: None,
+        });
         let repaint = ctx.clone();
         let files = Files::new(picker, Arc::new(move || repaint.request_repaint()));
 
@@ -158,6 +160,7 @@ impl KibitzApp {
             game_over_open: false,
             conduct,
             clock_dialog: None,
+            learning,
             files,
             pieces: None,
             screenshot: screenshot.map(|path| Screenshot { path, requested: false, done: Arc::default() }),
@@ -216,6 +219,8 @@ impl KibitzApp {
                         thinking.line = Some(format_line(&thinking.root, &info));
                         if info.multipv <= 1 && info.bound.is_none() {
                             self.conduct.record_score(info.score);
+                            let depth = u8::try_from(info.depth).unwrap_or(u8::MAX);
+                            thinking.search = Some((kibitz_engine::policy::score_cp(info.score), depth));
                         }
                     }
                 }
@@ -224,11 +229,13 @@ impl KibitzApp {
                 Event::BookMove { id, choice } => {
                     if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
                         thinking.line = Some(format_book(&thinking.root, &choice));
+                        thinking.search = None;
                     }
                 }
                 Event::BestMove { id, best, .. } => {
-                    if self.thinking.as_ref().is_some_and(|t| t.id == id) {
-                        self.last_line = self.thinking.take().and_then(|t| t.line);
+                    if let Some(thinking) = self.thinking.take_if(|t| t.id == id) {
+                        self.learning.engine_moved(self.game.len(), thinking.search);
+                        self.last_line = thinking.line;
                         match best {
                             Some(m) => self.engine_turn(m),
                             None => self.notices.push("The engine found no move to play.".into()),
@@ -288,7 +295,7 @@ impl KibitzApp {
             .send(Command::Position { start: self.game.start().clone(), moves: self.game.moves().to_vec() });
         let limits = self.conduct.limits(self.level.limits(), !self.human);
         self.engine.send(Command::Go { id, limits });
-        self.thinking = Some(Thinking { id, root: self.game.position().clone(), line: None });
+        self.thinking = Some(Thinking { id, root: self.game.position().clone(), line: None, search: None });
     }
 
     fn stop_engine(&mut self) {
@@ -334,6 +341,7 @@ impl KibitzApp {
         self.game_over_open = self.game.ending().is_some();
         self.side_panel.move_error = None;
         self.engine.send(Command::NewGame);
+        self.learning.new_game();
         self.conduct = Conduct::new(self.settings.clock.controls(), self.settings.policy.clone(), self.human);
         if let Some(clock) = &self.conduct.clock {
             let (white, black) = (clock.control(Color::White).to_pgn(), clock.control(Color::Black).to_pgn());
@@ -367,6 +375,7 @@ impl KibitzApp {
             }
         }
         self.conduct.take_back(plies, engine_moves);
+        self.learning.take_back(self.game.len());
         self.view = None;
         self.board.clear();
         self.game_over_open = false;
@@ -655,6 +664,16 @@ impl KibitzApp {
         for action in actions {
             self.apply(action);
         }
+        if self.game_finished()
+            && let Some(book) = self.learning.after_game(&self.game, !self.human)
+        {
+            self.files.write(self.paths.book_file(), book.to_bytes());
+            self.engine.send(Command::SetBook {
+                book: Some(book),
+                settings: BookSettings::default(),
+                seed: None,
+            });
+        }
         self.persist_settings(&ctx);
         self.take_screenshot(&ctx);
     }
@@ -673,9 +692,6 @@ impl eframe::App for KibitzApp {
         }
     }
 }
-
-/// Kibitz's default opening book, built from public master games (see `books/README.md`).
-const DEFAULT_BOOK: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../books/kibitz.kbook"));
 
 /// "Book move d4, chosen from d4 45%, e4 35%, c4 20%", in SAN.
 fn format_book(root: &Chess, choice: &Choice) -> String {

@@ -8,6 +8,7 @@ mod clock_settings;
 mod clock_view;
 mod conduct;
 mod files;
+mod learning;
 mod new_game;
 mod paths;
 mod pieces;

@@ -39,6 +39,12 @@ impl Paths {
         self.config_dir.join("settings.json")
     }
 
+    /// The player's copy of the opening book, which learns from Kibitz's games.
+    #[must_use]
+    pub fn book_file(&self) -> PathBuf {
+        self.data_dir.join("kibitz.kbook")
+    }
+
     /// The game in progress, saved after every move.
     #[must_use]
     pub fn current_game_file(&self) -> PathBuf {

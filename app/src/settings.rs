@@ -37,6 +37,8 @@ pub struct Settings {
     pub window_size: [f32; 2],
     /// Whether Kibitz plays its opening moves from its book.
     pub own_book: bool,
+    /// What Kibitz learns from its games, as Crafty's `learn` bits: 1 book, 4 result.
+    pub learn: u8,
     /// The clock for games against Kibitz.
     pub clock: ClockSettings,
     /// When Kibitz resigns, offers and accepts draws.
@@ -51,6 +53,7 @@ impl Default for Settings {
             color: ColorChoice::default(),
             window_size: [1100.0, 760.0],
             own_book: true,
+            learn: 5,
             clock: ClockSettings::default(),
             policy: PolicySettings::default(),
         }

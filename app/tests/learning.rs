@@ -1,0 +1,60 @@
+//! Kibitz learns from the games it plays: its book moves are updated after the game.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths};
+use kibitz_engine::{Book, book_key, encode_move};
+
+struct NoFiles;
+
+impl FilePicker for NoFiles {
+    fn open_pgn(&self) -> Option<PathBuf> {
+        None
+    }
+    fn save_pgn(&self, _: &str) -> Option<PathBuf> {
+        None
+    }
+}
+
+#[test]
+fn a_finished_game_updates_the_players_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = Paths::under(dir.path().to_path_buf());
+    let options = AppOptions { paths: paths.clone(), picker: Arc::new(NoFiles), screenshot: None };
+    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
+    h.run_steps(2);
+    h.get_by_label("New game").click();
+    h.run_steps(3);
+    h.get_by_label("Black").click();
+    h.get_by_label("Start").click();
+    h.run_steps(3);
+    // Kibitz (White) plays its first move from the book.
+    let start = Instant::now();
+    while h.state().game().is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(30), "no first move");
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let first = h.state().game().moves()[0];
+    assert!(!paths.book_file().exists(), "nothing learned yet");
+    h.get_by_label("Resign").click();
+    h.run_steps(4);
+    h.get_by_label("Yes, resign").click();
+    h.run_steps(4);
+    assert_eq!(h.state().game().result(), "1-0");
+
+    let start = Instant::now();
+    while !paths.book_file().exists() {
+        assert!(start.elapsed() < Duration::from_secs(10), "the book was not saved");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let book = Book::load(&paths.book_file()).unwrap();
+    let entry = book.get(book_key(&shakmaty::Chess::default()), encode_move(first)).unwrap();
+    assert_eq!(entry.learned.games, 1, "one learned game for the move Kibitz played");
+    assert_eq!(entry.learned.wins, 1, "and it won");
+}
