@@ -3,7 +3,7 @@
 
 use shakmaty::Color;
 
-use kibitz_engine::{GameRecord, Level};
+use kibitz_engine::{GameRecord, Level, Nag, NodeId};
 
 /// A request for a new game, validated by the dialog.
 #[derive(Clone, Debug)]
@@ -31,8 +31,34 @@ pub enum Action {
     OpenGame,
     /// Save the game as PGN.
     SaveGame,
-    /// Look at the position after this many plies; `None` returns to the live position.
-    View(Option<usize>),
+    /// Look at the position at this move; `None` returns to the game's current position.
+    GoTo(Option<NodeId>),
+    /// Move a variation one place up (to the main continuation if it is the second).
+    Promote(NodeId),
+    /// Move a variation one place down.
+    Demote(NodeId),
+    /// Make the line through this move the main line.
+    MakeMain(NodeId),
+    /// Delete this move and everything after it.
+    DeleteVariation(NodeId),
+    /// Delete everything after this move.
+    DeleteAfter(NodeId),
+    /// Add or remove an annotation glyph.
+    ToggleNag(NodeId, Nag),
+    /// Set the comment after a move.
+    SetComment(NodeId, String),
+    /// Copy the position's FEN to the clipboard.
+    CopyFen,
+    /// Copy the game's PGN to the clipboard.
+    CopyPgn,
+    /// Save the position as FEN or EPD (Crafty's `savepos`).
+    SavePosition,
+    /// Play against Kibitz from the position on the board.
+    PlayFromHere,
+    /// Show or hide the list of keys.
+    ToggleKeys,
+    /// Open the board editor on the position shown.
+    SetUpPosition,
     /// Play a move typed by the player.
     PlayText(String),
     /// Resume the game saved at the last run.

@@ -7,18 +7,21 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
 use kibitz_engine::{
-    BookSettings, Choice, Command, Ending, EngineHandle, Event, GameRecord, Level, SearchInfo, Termination,
-    pgn_date_today, write_pgn,
+    BookSettings, Choice, Command, Ending, EngineHandle, Event, GameRecord, Level, Nag, NodeId, SearchInfo,
+    Termination, pgn_date_today, write_pgn,
 };
+use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use crate::action::{Action, NewGameRequest};
 use crate::board::{BoardState, BoardView, board_ui};
+use crate::board_editor::{BoardEditor, EditorEvent};
 use crate::clock_settings::{ClockDialog, ClockDialogResult};
 use crate::conduct::Conduct;
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
 use crate::learning::Learning;
+use crate::move_tree::{KEY_NAGS, navigate};
 use crate::new_game::NewGameDialog;
 use crate::paths::Paths;
 use crate::pieces::PieceTextures;
@@ -66,8 +69,17 @@ pub struct KibitzApp {
     game: GameRecord,
     human: Color,
     level: Level,
-    /// The ply shown while browsing; `None` follows the game.
-    view: Option<usize>,
+    /// The move shown on the board; `None` follows the game's current position.
+    cursor: Option<NodeId>,
+    /// A study: an opened game to browse and annotate; Kibitz does not play, and moves made
+    /// from any position become variations.
+    study: bool,
+    /// Whether the list of keys is shown.
+    keys_help: bool,
+    /// Text to put on the clipboard this frame.
+    copy_text: Option<String>,
+    /// The board editor, shown instead of the board while it is open.
+    editor: Option<BoardEditor>,
     board: BoardState,
     side_panel: SidePanel,
     engine: EngineHandle,
@@ -146,7 +158,11 @@ impl KibitzApp {
             last_settings_write: None,
             game: GameRecord::new(),
             human,
-            view: None,
+            cursor: None,
+            study: false,
+            keys_help: false,
+            copy_text: None,
+            editor: None,
             board,
             side_panel: SidePanel::default(),
             engine,
@@ -207,7 +223,19 @@ impl KibitzApp {
     /// The ply on the board.
     #[must_use]
     pub fn viewing(&self) -> usize {
-        self.view.unwrap_or(self.game.len())
+        self.game.node(self.current()).map_or(self.game.len(), |n| n.ply())
+    }
+
+    /// The move shown on the board.
+    #[must_use]
+    pub fn current(&self) -> NodeId {
+        self.cursor.filter(|&id| self.game.node(id).is_some()).unwrap_or_else(|| self.game.main_end())
+    }
+
+    /// Whether the app is in a study (an opened game) rather than a game against Kibitz.
+    #[must_use]
+    pub fn is_study(&self) -> bool {
+        self.study
     }
 
     /// Drains engine and file events: the one place where background results enter.
@@ -247,10 +275,11 @@ impl KibitzApp {
         while let Some(event) = self.files.try_recv() {
             match event {
                 FileEvent::Opened(path, Ok(game)) => {
-                    let human = game.position().turn();
                     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                    self.start(NewGameRequest { human, level: self.level, game });
-                    self.notices.push(format!("Opened {name}. You play {} from here.", color_name(human)));
+                    self.open_study(game);
+                    self.notices.push(format!(
+                        "Opened {name} to study: moves you make become variations; \"Play from here\" plays Kibitz."
+                    ));
                 }
                 FileEvent::Opened(_, Err(e)) => {
                     self.notices.push(format!("The game could not be opened: {e}"))
@@ -286,7 +315,8 @@ impl KibitzApp {
     /// Starts the engine when it is its turn.
     fn maybe_start_engine(&mut self) {
         let its_turn = self.game.position().turn() != self.human;
-        if !its_turn || self.thinking.is_some() || self.game_finished() || self.resume.is_some() {
+        if !its_turn || self.study || self.thinking.is_some() || self.game_finished() || self.resume.is_some()
+        {
             return;
         }
         let id = self.next_search_id;
@@ -309,13 +339,31 @@ impl KibitzApp {
         self.game.ending().is_some() || self.game.result() != "*"
     }
 
+    /// The player's move on the board or typed: in a study it is added at the move shown (a
+    /// new variation unless it is already there); in a game it is played.
+    fn board_move(&mut self, m: Move) {
+        if !self.study {
+            self.apply_move(m, true);
+            return;
+        }
+        match self.game.play_at(self.current(), m) {
+            Ok(id) => {
+                self.cursor = Some(id);
+                self.board.clear();
+                self.side_panel.comment.clear();
+                self.save_session();
+            }
+            Err(e) => self.side_panel.move_error = Some(e.to_string()),
+        }
+    }
+
     /// Plays a move in the game (the player's or the engine's) and saves the game.
     fn apply_move(&mut self, m: Move, by_human: bool) {
         match self.game.play(m) {
             Ok(()) => {
                 self.conduct.moved(&mut self.game, by_human);
                 self.board.clear();
-                self.view = None;
+                self.cursor = None;
                 self.save_session();
                 if self.game.ending().is_some() {
                     self.game_over_open = true;
@@ -326,7 +374,8 @@ impl KibitzApp {
     }
 
     fn save_session(&self) {
-        let saved = SavedGame::new(&self.game, self.human, self.level);
+        let mut saved = SavedGame::new(&self.game, self.human, self.level);
+        saved.study = self.study;
         self.files.write(self.paths.current_game_file(), saved.to_json());
     }
 
@@ -335,13 +384,14 @@ impl KibitzApp {
         self.game = request.game;
         self.human = request.human;
         self.level = request.level;
-        self.view = None;
+        self.cursor = None;
         self.board.clear();
         self.board.flipped = self.human == Color::Black;
         self.game_over_open = self.game.ending().is_some();
         self.side_panel.move_error = None;
         self.engine.send(Command::NewGame);
         self.learning.new_game();
+        self.study = false;
         self.conduct = Conduct::new(self.settings.clock.controls(), self.settings.policy.clone(), self.human);
         if let Some(clock) = &self.conduct.clock {
             let (white, black) = (clock.control(Color::White).to_pgn(), clock.control(Color::Black).to_pgn());
@@ -376,7 +426,7 @@ impl KibitzApp {
         }
         self.conduct.take_back(plies, engine_moves);
         self.learning.take_back(self.game.len());
-        self.view = None;
+        self.cursor = None;
         self.board.clear();
         self.game_over_open = false;
         self.save_session();
@@ -412,11 +462,63 @@ impl KibitzApp {
                 let date = self.game.tag("Date").unwrap_or("game").replace(['.', '?'], "");
                 self.files.save_game(write_pgn(&self.game), format!("kibitz-{date}.pgn"));
             }
-            Action::View(ply) => self.view = ply.filter(|&p| p < self.game.len()),
+            Action::GoTo(id) => {
+                self.cursor = id.filter(|&id| id != self.game.main_end() || self.study);
+                self.side_panel.comment =
+                    self.game.node(self.current()).map(|n| n.comment().to_string()).unwrap_or_default();
+            }
+            Action::Promote(id) => self.edit(|g| {
+                g.promote_variation(id);
+            }),
+            Action::Demote(id) => self.edit(|g| {
+                g.demote_variation(id);
+            }),
+            Action::MakeMain(id) => self.edit(|g| g.promote_to_main(id)),
+            Action::DeleteVariation(id) => {
+                let parent = self.game.node(id).and_then(|n| n.parent());
+                self.edit(|g| {
+                    g.delete_variation(id);
+                });
+                self.cursor = parent;
+            }
+            Action::DeleteAfter(id) => self.edit(|g| g.delete_after(id)),
+            Action::ToggleNag(id, nag) => self.edit(|g| {
+                if g.node(id).is_some_and(|n| n.nags().contains(&nag)) {
+                    g.remove_nag(id, nag);
+                } else {
+                    g.add_nag(id, nag);
+                }
+            }),
+            Action::SetComment(id, text) => {
+                if self.game.node(id).is_some_and(|n| n.comment() != text.trim()) {
+                    self.edit(|g| g.set_comment(id, &text));
+                }
+            }
+            Action::CopyFen => {
+                let fen =
+                    Fen::from_position(self.game.position_at_node(self.current()), EnPassantMode::Legal);
+                self.copy_text = Some(fen.to_string());
+            }
+            Action::CopyPgn => self.copy_text = Some(write_pgn(&self.game)),
+            Action::SavePosition => {
+                let pos = self.game.position_at_node(self.current()).clone();
+                self.files.save_position(pos);
+            }
+            Action::PlayFromHere => self.play_from_here(),
+            Action::ToggleKeys => self.keys_help = !self.keys_help,
+            Action::SetUpPosition => {
+                let mut editor = BoardEditor::new(self.game.position_at_node(self.current()));
+                editor.set_flipped(self.board.flipped);
+                self.editor = Some(editor);
+            }
             Action::PlayText(text) => self.play_text(&text),
             Action::Resume => {
                 if let (Some(game), Some(saved)) = (self.resume.take(), self.resume_saved.take()) {
-                    self.start(NewGameRequest { human: saved.human(), level: saved.level, game });
+                    if saved.study {
+                        self.open_study(game);
+                    } else {
+                        self.start(NewGameRequest { human: saved.human(), level: saved.level, game });
+                    }
                 }
             }
             Action::DiscardSaved => {
@@ -481,57 +583,138 @@ impl KibitzApp {
         }
     }
 
+    /// Opens a game to study: browse, annotate, add variations; Kibitz does not play.
+    fn open_study(&mut self, game: GameRecord) {
+        let human = game.position().turn();
+        self.start(NewGameRequest { human, level: self.level, game });
+        self.study = true;
+        self.game_over_open = false;
+        self.cursor = Some(NodeId::ROOT);
+        self.save_session();
+    }
+
+    /// Reads pasted text: a FEN starts a study of that position, a PGN opens the game.
+    fn paste(&mut self, text: &str) {
+        if let Ok(game) = GameRecord::from_fen(text) {
+            self.open_study(game);
+            return;
+        }
+        match kibitz_engine::read_pgn(text) {
+            Ok(game) if !game.is_empty() || game.start_fen().is_some() => self.open_study(game),
+            Ok(_) => self.notices.push("The pasted text is neither a FEN nor a PGN game.".into()),
+            Err(e) => self.notices.push(format!("The pasted text is neither a FEN nor a readable PGN: {e}")),
+        }
+    }
+
+    /// Edits the game (a study's annotations or variations) and saves it.
+    fn edit(&mut self, change: impl FnOnce(&mut GameRecord)) {
+        change(&mut self.game);
+        self.save_session();
+    }
+
+    /// Leaves a study (or the history of a game) to play Kibitz from the position shown: on
+    /// the main line the moves after it are dropped; from a variation a new game starts.
+    fn play_from_here(&mut self) {
+        let id = self.current();
+        let mut game = self.game.clone();
+        if game.is_main_line(id) {
+            let ply = game.node(id).map_or(game.len(), |n| n.ply());
+            game.truncate(ply);
+        } else {
+            game = GameRecord::from_position(game.position_at_node(id).clone());
+        }
+        game.set_tag("Result", "*");
+        let human = game.position().turn();
+        self.study = false;
+        self.start(NewGameRequest { human, level: self.level, game });
+    }
+
     fn can_move(&self) -> bool {
-        self.view.is_none()
+        let blocked = self.editor.is_some()
+            || self.resume.is_some()
+            || self.new_game.is_some()
+            || self.clock_dialog.is_some()
+            || self.conduct.confirm_resign;
+        if self.study {
+            return !blocked;
+        }
+        self.cursor.is_none()
+            && !blocked
             && !self.game_finished()
             && self.game.position().turn() == self.human
-            && self.resume.is_none()
-            && self.new_game.is_none()
-            && self.clock_dialog.is_none()
-            && !self.conduct.confirm_resign
     }
 
     fn play_text(&mut self, text: &str) {
         if !self.can_move() {
             self.side_panel.move_error = Some(if self.game_finished() {
                 "The game is over.".into()
-            } else if self.view.is_some() {
+            } else if self.cursor.is_some() {
                 "Return to the current position first (End).".into()
             } else {
                 "It is not your turn.".into()
             });
             return;
         }
-        match self.game.parse_move(text) {
+        match self.game.parse_move_at(self.current(), text) {
             Ok(m) => {
                 self.side_panel.move_error = None;
-                self.apply_move(m, true);
+                self.board_move(m);
             }
             Err(e) => self.side_panel.move_error = Some(e.to_string()),
         }
     }
 
     fn handle_keys(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
-        if ctx.egui_wants_keyboard_input() || self.new_game.is_some() || self.board.is_promoting() {
+        if ctx.egui_wants_keyboard_input()
+            || self.new_game.is_some()
+            || self.editor.is_some()
+            || self.board.is_promoting()
+        {
             return;
         }
-        let len = self.game.len();
-        let current = self.viewing();
+        let game = &self.game;
+        let at = self.current();
+        let study = self.study;
         ctx.input(|i| {
             if i.key_pressed(Key::F) {
                 actions.push(Action::Flip);
             }
+            let go = |id: NodeId| Action::GoTo(Some(id));
             if i.key_pressed(Key::ArrowLeft) {
-                actions.push(Action::View(Some(current.saturating_sub(1))));
+                let to = if i.modifiers.shift {
+                    navigate::out_of_variation(game, at)
+                } else {
+                    navigate::back(game, at)
+                };
+                actions.push(go(to));
             }
             if i.key_pressed(Key::ArrowRight) {
-                actions.push(Action::View(Some(current + 1).filter(|&p| p < len)));
+                actions.push(go(navigate::forward(game, at)));
+            }
+            if i.key_pressed(Key::ArrowUp) {
+                actions.push(go(navigate::previous_fork(game, at)));
+            }
+            if i.key_pressed(Key::ArrowDown) {
+                actions.push(go(navigate::next_fork(game, at)));
             }
             if i.key_pressed(Key::Home) {
-                actions.push(Action::View(Some(0).filter(|_| len > 0)));
+                actions.push(go(NodeId::ROOT));
             }
             if i.key_pressed(Key::End) {
-                actions.push(Action::View(None));
+                actions.push(if study { go(game.line_end(at)) } else { Action::GoTo(None) });
+            }
+            if i.key_pressed(Key::Questionmark)
+                || i.events.iter().any(|e| matches!(e, egui::Event::Text(t) if t == "?"))
+            {
+                actions.push(Action::ToggleKeys);
+            }
+            if study && at != NodeId::ROOT {
+                let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6];
+                for (key, n) in keys.into_iter().zip(KEY_NAGS) {
+                    if i.key_pressed(key) {
+                        actions.push(Action::ToggleNag(at, Nag(n)));
+                    }
+                }
             }
         });
     }
@@ -605,13 +788,15 @@ impl KibitzApp {
             self.thinking.as_ref().and_then(|t| t.line.clone()).or_else(|| self.last_line.clone());
         let model = PanelModel {
             game: &self.game,
+            current: self.current(),
+            study: self.study,
             viewing: self.viewing(),
             human: self.human,
             engine_line: engine_line.as_deref(),
             notices: &self.notices,
             clock: self.conduct.clock.as_ref(),
             warn: Duration::from_secs(self.settings.clock.warn_seconds),
-            live: !self.game_finished() && self.resume.is_none(),
+            live: !self.study && !self.game_finished() && self.resume.is_none(),
             claimable: self.game.claimable(),
             engine_offer: self.conduct.engine_offer.as_deref(),
             offer_pending: self.conduct.offer_pending,
@@ -622,20 +807,32 @@ impl KibitzApp {
             .min_size(260.0)
             .show(ui, |ui| self.side_panel.ui(ui, &model, &mut actions));
 
-        let ply = self.viewing();
+        let current = self.current();
         let view = BoardView {
-            position: self.game.position_at(ply),
-            last_move: ply.checked_sub(1).map(|i| self.game.moves()[i]),
+            position: self.game.position_at_node(current),
+            last_move: self.game.node(current).and_then(|n| n.mv()),
             interactive: self.can_move(),
         };
         let mut played = None;
+        let mut edited = None;
         egui::CentralPanel::default().show(ui, |ui| {
             if let Some(pieces) = &self.pieces {
-                played = board_ui(ui, &mut self.board, &view, pieces);
+                match self.editor.as_mut() {
+                    Some(editor) => edited = editor.ui(ui, pieces),
+                    None => played = board_ui(ui, &mut self.board, &view, pieces),
+                }
             }
         });
+        match edited {
+            Some(EditorEvent::Done(position)) => {
+                self.editor = None;
+                self.open_study(GameRecord::from_position(position));
+            }
+            Some(EditorEvent::Cancelled) => self.editor = None,
+            None => {}
+        }
         if let Some(m) = played {
-            self.apply_move(m, true);
+            self.board_move(m);
         }
 
         if let Some(game) = &self.resume {
@@ -661,8 +858,23 @@ impl KibitzApp {
             game_over_ui(&ctx, &self.game, self.conduct.note.as_deref(), &mut actions);
         }
 
+        let pasted = ctx.input(|i| {
+            i.events.iter().find_map(|e| match e {
+                egui::Event::Paste(text) => Some(text.clone()),
+                _ => None,
+            })
+        });
+        if let Some(text) = pasted.filter(|_| !ctx.egui_wants_keyboard_input() && self.new_game.is_none()) {
+            self.paste(&text);
+        }
         for action in actions {
             self.apply(action);
+        }
+        if let Some(text) = self.copy_text.take() {
+            ctx.copy_text(text);
+        }
+        if self.keys_help {
+            crate::prompts::keys_ui(&ctx, &mut self.keys_help);
         }
         if self.game_finished()
             && let Some(book) = self.learning.after_game(&self.game, !self.human)
@@ -699,10 +911,6 @@ fn format_book(root: &Chess, choice: &Choice) -> String {
     let candidates: Vec<String> =
         choice.playable().map(|c| format!("{} {:.0}%", san(c.mv), c.probability * 100.0)).collect();
     format!("Book move {}, chosen from {}", san(choice.mv), candidates.join(", "))
-}
-
-fn color_name(color: Color) -> &'static str {
-    if color == Color::White { "White" } else { "Black" }
 }
 
 /// "+0.35 depth 9  1.2M nodes  850 kn/s" and the line in SAN, the score from White's side.

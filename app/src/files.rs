@@ -14,6 +14,10 @@ pub trait FilePicker: Send + Sync {
     fn open_pgn(&self) -> Option<PathBuf>;
     /// Where to save a PGN file, or `None` if the user cancelled.
     fn save_pgn(&self, suggested_name: &str) -> Option<PathBuf>;
+    /// Where to save a position (`.fen` or `.epd`), or `None` if the user cancelled.
+    fn save_position(&self, suggested_name: &str) -> Option<PathBuf> {
+        self.save_pgn(suggested_name)
+    }
 }
 
 /// The platform's file dialogs (XDG portal, or zenity as a fallback).
@@ -28,6 +32,15 @@ impl FilePicker for NativePicker {
         rfd::FileDialog::new()
             .add_filter("PGN", &["pgn"])
             .set_title("Save game")
+            .set_file_name(suggested_name)
+            .save_file()
+    }
+
+    fn save_position(&self, suggested_name: &str) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .add_filter("FEN", &["fen"])
+            .add_filter("EPD", &["epd"])
+            .set_title("Save position")
             .set_file_name(suggested_name)
             .save_file()
     }
@@ -96,6 +109,21 @@ impl Files {
         self.spawn(move || {
             picker.save_pgn(&suggested_name).map(|path| {
                 let result = write_atomic(&path, pgn.as_bytes()).map_err(|e| e.to_string());
+                FileEvent::Saved(path, result)
+            })
+        });
+    }
+
+    /// Asks where to save and writes the position there, in the background: EPD (the four
+    /// position fields) for a `.epd` file, FEN otherwise (Crafty's `savepos`).
+    pub fn save_position(&self, pos: shakmaty::Chess) {
+        let picker = self.picker.clone();
+        self.spawn(move || {
+            picker.save_position("position.fen").map(|path| {
+                let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
+                let epd = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("epd"));
+                let text = if epd { fen.split(' ').take(4).collect::<Vec<_>>().join(" ") } else { fen };
+                let result = write_atomic(&path, format!("{text}\n").as_bytes()).map_err(|e| e.to_string());
                 FileEvent::Saved(path, result)
             })
         });

@@ -4,11 +4,13 @@
 mod action;
 mod app;
 mod board;
+mod board_editor;
 mod clock_settings;
 mod clock_view;
 mod conduct;
 mod files;
 mod learning;
+mod move_tree;
 mod new_game;
 mod paths;
 mod pieces;
@@ -22,6 +24,7 @@ use std::time::{Duration, Instant};
 
 pub use app::{AppOptions, KibitzApp};
 pub use board::square_label;
+pub use board_editor::{BoardEditor, EditorEvent, PieceTextures, Tool};
 pub use clock_settings::ClockSettings;
 pub use files::FilePicker;
 pub use paths::Paths;

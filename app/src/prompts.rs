@@ -31,6 +31,35 @@ pub fn game_over_ui(ctx: &Context, game: &GameRecord, note: Option<&str>, action
     }
 }
 
+/// The keys, shown by `?`.
+pub fn keys_ui(ctx: &Context, open: &mut bool) {
+    const KEYS: [(&str, &str); 12] = [
+        ("← →", "previous / next move"),
+        ("↑ / Home", "previous fork / start of the game"),
+        ("↓ / End", "next fork / end of the line (the current position in a game)"),
+        ("Shift + ←", "out of the variation"),
+        ("F", "flip the board"),
+        ("1 2 3 4 5 6", "glyphs ! ? !! ?? !? ?! on the move (study)"),
+        ("Ctrl + V", "paste a FEN or a PGN game to study it"),
+        ("Enter", "play the move typed in the Move field"),
+        ("Esc", "cancel a promotion"),
+        ("Right click", "variation commands on a move (study)"),
+        ("Drag or click", "move a piece"),
+        ("?", "show or hide this list"),
+    ];
+    let mut keep = true;
+    egui::Window::new("Keys").open(&mut keep).collapsible(false).resizable(false).show(ctx, |ui| {
+        egui::Grid::new("keys").striped(true).show(ui, |ui| {
+            for (key, what) in KEYS {
+                ui.label(RichText::new(key).monospace().strong());
+                ui.label(what);
+                ui.end_row();
+            }
+        });
+    });
+    *open &= keep;
+}
+
 /// Asks the player to confirm a resignation.
 pub fn confirm_resign_ui(ctx: &Context, actions: &mut Vec<Action>) {
     let modal = Modal::new(Id::unique("confirm-resign")).show(ctx, |ui| {

@@ -18,13 +18,16 @@ pub struct SavedGame {
     /// The engine's strength.
     #[serde(default)]
     pub level: Level,
+    /// Whether it is a study (an opened game being annotated) rather than a game against Kibitz.
+    #[serde(default)]
+    pub study: bool,
 }
 
 impl SavedGame {
     /// Captures a game for saving.
     #[must_use]
     pub fn new(game: &GameRecord, human: Color, level: Level) -> Self {
-        SavedGame { pgn: write_pgn(game), human_white: human == Color::White, level }
+        SavedGame { pgn: write_pgn(game), human_white: human == Color::White, level, study: false }
     }
 
     /// The player's colour.

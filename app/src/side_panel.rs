@@ -4,16 +4,21 @@
 use std::time::Duration;
 
 use egui::{Key, RichText, ScrollArea, TextEdit, Ui};
-use kibitz_engine::{Clock, GameRecord, Termination};
+use kibitz_engine::{Clock, GameRecord, NodeId, Termination};
 use shakmaty::{Color, Position};
 
 use crate::action::Action;
 use crate::clock_view::clock_ui;
+use crate::move_tree::{edit_toolbar, move_tree_ui};
 
 /// What the side panel shows this frame.
 pub struct PanelModel<'a> {
     /// The game.
     pub game: &'a GameRecord,
+    /// The move shown on the board.
+    pub current: NodeId,
+    /// Whether the game is a study (browse, annotate, add variations) rather than a game.
+    pub study: bool,
     /// The ply on the board (`game.len()` when live).
     pub viewing: usize,
     /// The player's colour.
@@ -43,6 +48,8 @@ pub struct SidePanel {
     pub move_text: String,
     /// Why the last typed move was refused.
     pub move_error: Option<String>,
+    /// The comment being edited for the current move of a study.
+    pub comment: String,
     focus_entry: bool,
 }
 
@@ -96,6 +103,26 @@ impl SidePanel {
             }
         });
         ui.horizontal_wrapped(|ui| {
+            if ui.button("Copy FEN").clicked() {
+                actions.push(Action::CopyFen);
+            }
+            if ui.button("Copy PGN").clicked() {
+                actions.push(Action::CopyPgn);
+            }
+            if ui.button("Save position").clicked() {
+                actions.push(Action::SavePosition);
+            }
+            if ui.button("Set up position").clicked() {
+                actions.push(Action::SetUpPosition);
+            }
+            if model.study && ui.button("Play from here").clicked() {
+                actions.push(Action::PlayFromHere);
+            }
+            if ui.button("Keys (?)").clicked() {
+                actions.push(Action::ToggleKeys);
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
             let can_offer = model.live && !model.offer_pending && model.engine_offer.is_none();
             if ui.add_enabled(can_offer, egui::Button::new("Offer draw")).clicked() {
                 actions.push(Action::OfferDraw);
@@ -140,7 +167,19 @@ impl SidePanel {
             None => ui.weak("Waiting for its turn."),
         };
         ui.separator();
-        move_list(ui, model, actions);
+        if model.study {
+            edit_toolbar(ui, model.game, model.current, &mut self.comment, actions);
+            ui.separator();
+        }
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Moves").strong());
+            if !model.study && model.viewing < model.game.len() {
+                ui.weak(format!("viewing move {} of {}: End returns", model.viewing, model.game.len()));
+            }
+        });
+        ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(!model.study).show(ui, |ui| {
+            move_tree_ui(ui, model.game, model.current, model.study, actions);
+        });
     }
 
     fn move_entry(&mut self, ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {
@@ -177,6 +216,10 @@ fn status_text(model: &PanelModel<'_>) -> String {
     if game.result() != "*" {
         return format!("Game over ({})", game.result());
     }
+    if model.study {
+        let turn = game.position_at_node(model.current).turn();
+        return format!("Study: {} to move", if turn == Color::White { "White" } else { "Black" });
+    }
     let turn = game.position().turn();
     let side = if turn == Color::White { "White" } else { "Black" };
     if turn == model.human {
@@ -184,46 +227,4 @@ fn status_text(model: &PanelModel<'_>) -> String {
     } else {
         format!("{side} to move: Kibitz is thinking")
     }
-}
-
-fn move_list(ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {
-    let game = model.game;
-    let start = game.start();
-    let black_first = start.turn() == Color::Black;
-    let first_number = start.fullmoves().get();
-    ui.horizontal(|ui| {
-        ui.label(RichText::new("Moves").strong());
-        if model.viewing < game.len() {
-            ui.weak(format!("viewing move {} of {}: End returns", model.viewing, game.len()));
-        }
-    });
-    ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(ui, |ui| {
-        egui::Grid::new("moves").num_columns(3).striped(true).min_col_width(24.0).show(ui, |ui| {
-            let sans = game.san_moves();
-            let offset = usize::from(black_first);
-            let rows = (sans.len() + offset).div_ceil(2);
-            for row in 0..rows {
-                ui.label(format!("{}.", first_number as usize + row));
-                for col in 0..2 {
-                    let index = (row * 2 + col).checked_sub(offset);
-                    match index.and_then(|i| sans.get(i).map(|san| (i, san))) {
-                        Some((i, san)) => {
-                            let ply = i + 1;
-                            if ui.selectable_label(model.viewing == ply, san).clicked() {
-                                let live = ply == game.len();
-                                actions.push(Action::View(if live { None } else { Some(ply) }));
-                            }
-                        }
-                        None => {
-                            ui.label(if index.is_none() { "…" } else { "" });
-                        }
-                    }
-                }
-                ui.end_row();
-            }
-        });
-        if game.result() != "*" {
-            ui.label(RichText::new(game.result()).strong());
-        }
-    });
 }

@@ -115,7 +115,12 @@ fn the_player_claims_a_threefold_repetition() {
     let mut h = app(dir.path(), NO_CLOCK);
     click(&mut h, "Open game");
     step_until(&mut h, "the opened game", |app| app.game().len() == 8);
-    assert_eq!(h.state().human(), Color::White, "the player has the move in the opened game");
+    assert!(h.state().is_study(), "an opened game is studied first");
+    h.key_press(egui::Key::End);
+    h.run_steps(2);
+    click(&mut h, "Play from here");
+    assert!(!h.state().is_study());
+    assert_eq!(h.state().human(), Color::White, "the player has the move");
     assert_eq!(h.state().game().claimable(), Some(Termination::ThreefoldRepetition));
     assert!(h.state().game().ending().is_none(), "a repetition is drawn only when claimed");
     click(&mut h, "Claim draw");

@@ -249,7 +249,7 @@ fn browsing_the_move_list_with_keys_and_clicks() {
     h.key_press(egui::Key::End);
     h.step();
     assert_eq!(h.state().viewing(), 2);
-    h.get_by_label("e4").click();
+    h.get_by_label("1. e4").click();
     h.step();
     assert_eq!(h.state().viewing(), 1);
 }
