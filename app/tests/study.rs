@@ -175,7 +175,9 @@ fn a_position_set_up_in_the_editor_becomes_a_study() {
     let mut h = studied(dir.path(), GAME);
     click(&mut h, "Set up position");
     click(&mut h, "Empty board");
-    for (piece, square) in [("White king", "e1, empty"), ("Black king", "e8, empty"), ("White rook", "a1, empty")] {
+    for (piece, square) in
+        [("White king", "e1, empty"), ("Black king", "e8, empty"), ("White rook", "a1, empty")]
+    {
         click(&mut h, piece);
         click(&mut h, square);
     }
