@@ -59,6 +59,12 @@ pub enum Action {
     ToggleKeys,
     /// Open the board editor on the position shown.
     SetUpPosition,
+    /// Open the draw and resign settings.
+    ShowPolicySettings,
+    /// Use these draw and resign settings from the next game on.
+    SetPolicy(kibitz_engine::policy::PolicySettings),
+    /// Close the draw and resign settings.
+    ClosePolicySettings,
     /// Play a move typed by the player.
     PlayText(String),
     /// Resume the game saved at the last run.

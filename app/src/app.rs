@@ -25,6 +25,7 @@ use crate::move_tree::{KEY_NAGS, navigate};
 use crate::new_game::NewGameDialog;
 use crate::paths::Paths;
 use crate::pieces::PieceTextures;
+use crate::policy_settings::{PolicyDialog, PolicyDialogResult};
 use crate::prompts::{confirm_resign_ui, game_over_ui, resume_ui};
 use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
@@ -95,6 +96,7 @@ pub struct KibitzApp {
     /// The clock, offers, claims and resignation of the current game.
     conduct: Conduct,
     clock_dialog: Option<ClockDialog>,
+    policy_dialog: Option<PolicyDialog>,
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
@@ -176,6 +178,7 @@ impl KibitzApp {
             game_over_open: false,
             conduct,
             clock_dialog: None,
+            policy_dialog: None,
             learning,
             files,
             pieces: None,
@@ -506,6 +509,13 @@ impl KibitzApp {
             }
             Action::PlayFromHere => self.play_from_here(),
             Action::ToggleKeys => self.keys_help = !self.keys_help,
+            Action::ShowPolicySettings => self.policy_dialog = Some(PolicyDialog::new(&self.settings.policy)),
+            Action::SetPolicy(policy) => {
+                self.settings.policy = policy;
+                self.policy_dialog = None;
+                self.notices.push("The new draw and resign settings apply from the next game.".into());
+            }
+            Action::ClosePolicySettings => self.policy_dialog = None,
             Action::SetUpPosition => {
                 let mut editor = BoardEditor::new(self.game.position_at_node(self.current()));
                 editor.set_flipped(self.board.flipped);
@@ -634,6 +644,7 @@ impl KibitzApp {
             || self.resume.is_some()
             || self.new_game.is_some()
             || self.clock_dialog.is_some()
+            || self.policy_dialog.is_some()
             || self.conduct.confirm_resign;
         if self.study {
             return !blocked;
@@ -851,6 +862,12 @@ impl KibitzApp {
                 ClockDialogResult::Correct(player, engine) => {
                     actions.push(Action::CorrectClock(player, engine))
                 }
+            }
+        } else if let Some(dialog) = self.policy_dialog.as_mut() {
+            match dialog.ui(&ctx) {
+                PolicyDialogResult::Open => {}
+                PolicyDialogResult::Cancel => actions.push(Action::ClosePolicySettings),
+                PolicyDialogResult::Apply(policy) => actions.push(Action::SetPolicy(policy)),
             }
         } else if self.conduct.confirm_resign {
             confirm_resign_ui(&ctx, &mut actions);

@@ -14,6 +14,7 @@ mod move_tree;
 mod new_game;
 mod paths;
 mod pieces;
+mod policy_settings;
 mod prompts;
 mod session;
 mod settings;

@@ -141,6 +141,9 @@ impl SidePanel {
             if ui.button("Clock settings").clicked() {
                 actions.push(Action::ShowClockSettings);
             }
+            if ui.button("Draw and resign settings").clicked() {
+                actions.push(Action::ShowPolicySettings);
+            }
         });
         if model.offer_pending {
             ui.weak("You offered a draw; Kibitz answers after it has thought about its move.");

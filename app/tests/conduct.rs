@@ -171,3 +171,25 @@ fn the_flag_falls_and_a_lone_king_cannot_win_on_time() {
     assert_eq!(h.state().game().ending().unwrap().to_string(), "Black wins on time");
     assert!(h.state().game().node(h.state().game().main_end()).unwrap().comment().contains("[%clk"));
 }
+
+#[test]
+fn draw_settings_are_changed_in_their_panel() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app(dir.path(), NO_CLOCK);
+    click(&mut h, "Draw and resign settings");
+    click(&mut h, "Kibitz may offer and accept draws");
+    click(&mut h, "Apply");
+    new_game(&mut h, "White", None);
+    click(&mut h, "Offer draw");
+    click(&mut h, "e2, white pawn");
+    click(&mut h, "e4, empty");
+    step_until(&mut h, "Kibitz's answer", |app| app.game().len() == 2);
+    let notices = h.state().notices().join("\n");
+    assert!(
+        notices.contains("Kibitz declines your draw offer: I am set not to agree to draws."),
+        "{notices}"
+    );
+    // The setting is kept for the next run.
+    let saved = std::fs::read_to_string(dir.path().join("config").join("settings.json")).unwrap();
+    assert!(saved.contains("\"draw\": false"), "{saved}");
+}
