@@ -50,7 +50,7 @@ fn main() {
     let saved = SavedGame::new(&game, Color::Black, Level::Strong);
     kibitz_engine::write_atomic(&paths.current_game_file(), &saved.to_json()).expect("temp dir is writable");
 
-    let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None };
+    let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None, open: None };
     let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(3);
     h.get_by_label("Resume").click();

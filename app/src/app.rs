@@ -20,6 +20,7 @@ use crate::board_editor::{BoardEditor, EditorEvent};
 use crate::clock_settings::{ClockDialog, ClockDialogResult};
 use crate::conduct::Conduct;
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
+use crate::game_list::{GameList, GameListEvent};
 use crate::learning::Learning;
 use crate::move_tree::{KEY_NAGS, navigate};
 use crate::new_game::NewGameDialog;
@@ -40,13 +41,15 @@ pub struct AppOptions {
     pub picker: Arc<dyn FilePicker>,
     /// Save a screenshot of the first frames here, then quit.
     pub screenshot: Option<PathBuf>,
+    /// A PGN file to open at start (`kibitz games.pgn`).
+    pub open: Option<PathBuf>,
 }
 
 impl AppOptions {
     /// The options of a normal run: platform folders and native dialogs.
     #[must_use]
     pub fn from_env() -> Self {
-        AppOptions { paths: Paths::from_env(), picker: Arc::new(NativePicker), screenshot: None }
+        AppOptions { paths: Paths::from_env(), picker: Arc::new(NativePicker), screenshot: None, open: None }
     }
 }
 
@@ -81,6 +84,8 @@ pub struct KibitzApp {
     copy_text: Option<String>,
     /// The board editor, shown instead of the board while it is open.
     editor: Option<BoardEditor>,
+    /// The game list of a multi-game file, shown instead of the board while it is open.
+    game_list: Option<GameList>,
     board: BoardState,
     side_panel: SidePanel,
     engine: EngineHandle,
@@ -122,7 +127,7 @@ impl KibitzApp {
     /// Creates the app for a given egui context.
     #[must_use]
     pub fn with_context(ctx: &egui::Context, options: AppOptions) -> Self {
-        let AppOptions { paths, picker, screenshot } = options;
+        let AppOptions { paths, picker, screenshot, open } = options;
         let mut notices = Vec::new();
         let (settings, notice) = Settings::load(&paths.settings_file());
         notices.extend(notice);
@@ -131,15 +136,19 @@ impl KibitzApp {
 
         let repaint = ctx.clone();
         let engine = EngineHandle::spawn(move || repaint.request_repaint());
-        let (learning, notice) = Learning::load(&paths.book_file(), settings.own_book, settings.learn);
+        let (learning, notice) = Learning::load(&paths, settings.own_book, settings.learn);
         notices.extend(notice);
         engine.send(Command::SetBook {
             book: learning.book(),
             settings: BookSettings::default(),
             seed: None,
         });
+        engine.send(learning.command());
         let repaint = ctx.clone();
         let files = Files::new(picker, Arc::new(move || repaint.request_repaint()));
+        if let Some(path) = open {
+            files.open_path(path);
+        }
 
         let mut board = BoardState::default();
         board.flipped = settings.flipped;
@@ -165,6 +174,7 @@ impl KibitzApp {
             keys_help: false,
             copy_text: None,
             editor: None,
+            game_list: None,
             board,
             side_panel: SidePanel::default(),
             engine,
@@ -284,6 +294,7 @@ impl KibitzApp {
                         "Opened {name} to study: moves you make become variations; \"Play from here\" plays Kibitz."
                     ));
                 }
+                FileEvent::Database(path) => self.game_list = Some(GameList::open(path)),
                 FileEvent::Opened(_, Err(e)) => {
                     self.notices.push(format!("The game could not be opened: {e}"))
                 }
@@ -641,6 +652,7 @@ impl KibitzApp {
 
     fn can_move(&self) -> bool {
         let blocked = self.editor.is_some()
+            || self.game_list.is_some()
             || self.resume.is_some()
             || self.new_game.is_some()
             || self.clock_dialog.is_some()
@@ -679,6 +691,7 @@ impl KibitzApp {
         if ctx.egui_wants_keyboard_input()
             || self.new_game.is_some()
             || self.editor.is_some()
+            || self.game_list.is_some()
             || self.board.is_promoting()
         {
             return;
@@ -826,14 +839,26 @@ impl KibitzApp {
         };
         let mut played = None;
         let mut edited = None;
+        let mut listed = None;
         egui::CentralPanel::default().show(ui, |ui| {
-            if let Some(pieces) = &self.pieces {
+            if let Some(list) = self.game_list.as_mut() {
+                listed = list.ui(ui);
+            } else if let Some(pieces) = &self.pieces {
                 match self.editor.as_mut() {
                     Some(editor) => edited = editor.ui(ui, pieces),
                     None => played = board_ui(ui, &mut self.board, &view, pieces),
                 }
             }
         });
+        match listed {
+            Some(GameListEvent::Loaded(game)) => {
+                self.game_list = None;
+                self.open_study(*game);
+            }
+            Some(GameListEvent::Error(e)) => self.notices.push(e),
+            Some(GameListEvent::Closed) => self.game_list = None,
+            None => {}
+        }
         match edited {
             Some(EditorEvent::Done(position)) => {
                 self.editor = None;
@@ -875,6 +900,17 @@ impl KibitzApp {
             game_over_ui(&ctx, &self.game, self.conduct.note.as_deref(), &mut actions);
         }
 
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        });
+        for path in dropped {
+            self.files.open_path(path);
+        }
         let pasted = ctx.input(|i| {
             i.events.iter().find_map(|e| match e {
                 egui::Event::Paste(text) => Some(text.clone()),
@@ -894,14 +930,19 @@ impl KibitzApp {
             crate::prompts::keys_ui(&ctx, &mut self.keys_help);
         }
         if self.game_finished()
-            && let Some(book) = self.learning.after_game(&self.game, !self.human)
+            && let Some(learned) = self.learning.after_game(&self.game, !self.human)
         {
-            self.files.write(self.paths.book_file(), book.to_bytes());
-            self.engine.send(Command::SetBook {
-                book: Some(book),
-                settings: BookSettings::default(),
-                seed: None,
-            });
+            for (path, bytes) in learned.files {
+                self.files.write(path, bytes);
+            }
+            if let Some(book) = learned.book {
+                self.engine.send(Command::SetBook {
+                    book: Some(book),
+                    settings: BookSettings::default(),
+                    seed: None,
+                });
+            }
+            self.engine.send(self.learning.command());
         }
         self.persist_settings(&ctx);
         self.take_screenshot(&ctx);

@@ -1,11 +1,11 @@
 //! File work off the UI thread: the native open/save dialogs, reading and writing PGN, and
 //! the ordered background writer for settings and the game in progress.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
-use kibitz_engine::{GameRecord, read_pgn, write_atomic};
+use kibitz_engine::{GameRecord, write_atomic};
 
 /// Asks the user for a file. The native implementation opens dialogs; tests substitute one
 /// that answers at once. Called on a worker thread, never on the UI thread.
@@ -51,6 +51,8 @@ impl FilePicker for NativePicker {
 pub enum FileEvent {
     /// A game was read (or failed to be).
     Opened(PathBuf, Result<GameRecord, String>),
+    /// The file holds several games: it opens as a game list.
+    Database(PathBuf),
     /// A game was written (or failed to be).
     Saved(PathBuf, Result<(), String>),
     /// A write of the user's own data (settings, game in progress) failed.
@@ -92,15 +94,15 @@ impl Files {
         let _ = self.writer.send((path, bytes));
     }
 
-    /// Asks for a PGN file and reads its first game, in the background.
+    /// Asks for a PGN file and opens it, in the background.
     pub fn open_game(&self) {
         let picker = self.picker.clone();
-        self.spawn(move || {
-            picker.open_pgn().map(|path| {
-                let game = read_game_file(&path);
-                FileEvent::Opened(path, game)
-            })
-        });
+        self.spawn(move || picker.open_pgn().map(open_file));
+    }
+
+    /// Opens a file given on the command line or dropped on the window, in the background.
+    pub fn open_path(&self, path: PathBuf) {
+        self.spawn(move || Some(open_file(path)));
     }
 
     /// Asks where to save and writes the PGN there, in the background.
@@ -149,12 +151,25 @@ impl Files {
     }
 }
 
-/// Reads the first game of a PGN file; text that is not UTF-8 is read as Latin-1.
-fn read_game_file(path: &Path) -> Result<GameRecord, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{} cannot be read: {e}", path.display()))?;
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
+/// Reads a PGN file: its game, or `Database` when it holds several (they are then indexed
+/// by the game list, never read whole). Text that is not UTF-8 is read as Latin-1.
+fn open_file(path: PathBuf) -> FileEvent {
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let message = format!("{} cannot be read: {e}", path.display());
+            return FileEvent::Opened(path, Err(message));
+        }
     };
-    read_pgn(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let mut games = kibitz_engine::read_games(&bytes);
+    let first = games.next();
+    if games.next().is_some() {
+        return FileEvent::Database(path);
+    }
+    let game = match first {
+        Some(Ok(game)) => Ok(game),
+        Some(Err(e)) => Err(format!("{}: {e}", path.display())),
+        None => Err(format!("{}: the file holds no game", path.display())),
+    };
+    FileEvent::Opened(path, game)
 }

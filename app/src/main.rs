@@ -1,6 +1,6 @@
 //! `kibitz`: the desktop app.
 //!
-//! Usage: `kibitz [--screenshot FILE]`. With `--screenshot`, the window saves a picture of
+//! Usage: `kibitz [--screenshot FILE] [GAMES.pgn]`. With `--screenshot`, the window saves a picture of
 //! itself after its first frames and closes (used for the README and for start-up timing).
 
 use std::path::PathBuf;
@@ -25,6 +25,9 @@ fn main() -> ExitCode {
             "-h" | "--help" => {
                 print!("{}", kibitz_engine::cli::usage());
                 return ExitCode::SUCCESS;
+            }
+            other if !other.starts_with('-') && options.open.is_none() => {
+                options.open = Some(PathBuf::from(other))
             }
             other => return usage(&format!("unknown argument {other}")),
         }

@@ -45,6 +45,18 @@ impl Paths {
         self.data_dir.join("kibitz.kbook")
     }
 
+    /// Positions where Kibitz's score dropped sharply (Crafty's position learning).
+    #[must_use]
+    pub fn positions_file(&self) -> PathBuf {
+        self.data_dir.join("learned-positions.kpos")
+    }
+
+    /// Kibitz's PostBook: how its first moves after the book fared (Terra), as text.
+    #[must_use]
+    pub fn postbook_file(&self) -> PathBuf {
+        self.data_dir.join("postbook.txt")
+    }
+
     /// The game in progress, saved after every move.
     #[must_use]
     pub fn current_game_file(&self) -> PathBuf {

@@ -26,7 +26,12 @@ impl FilePicker for FixedFile {
 fn app(root: &Path, settings: &str) -> Harness<'static, KibitzApp> {
     let paths = Paths::under(root.to_path_buf());
     write_atomic(&paths.settings_file(), settings.as_bytes()).unwrap();
-    let options = AppOptions { paths, picker: Arc::new(FixedFile(root.join("game.pgn"))), screenshot: None };
+    let options = AppOptions {
+        paths,
+        picker: Arc::new(FixedFile(root.join("game.pgn"))),
+        screenshot: None,
+        open: None,
+    };
     let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(2);
     h

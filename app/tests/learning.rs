@@ -24,7 +24,8 @@ impl FilePicker for NoFiles {
 fn a_finished_game_updates_the_players_book() {
     let dir = tempfile::tempdir().unwrap();
     let paths = Paths::under(dir.path().to_path_buf());
-    let options = AppOptions { paths: paths.clone(), picker: Arc::new(NoFiles), screenshot: None };
+    let options =
+        AppOptions { paths: paths.clone(), picker: Arc::new(NoFiles), screenshot: None, open: None };
     let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(2);
     h.get_by_label("New game").click();
@@ -57,4 +58,28 @@ fn a_finished_game_updates_the_players_book() {
     let entry = book.get(book_key(&shakmaty::Chess::default()), encode_move(first)).unwrap();
     assert_eq!(entry.learned.games, 1, "one learned game for the move Kibitz played");
     assert_eq!(entry.learned.wins, 1, "and it won");
+}
+
+#[test]
+fn damaged_learning_files_give_notices_and_are_kept_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = Paths::under(dir.path().to_path_buf());
+    // Book, position and result learning on (Crafty's `learn 7`).
+    kibitz_engine::write_atomic(&paths.settings_file(), br#"{"learn": 7}"#).unwrap();
+    kibitz_engine::write_atomic(&paths.positions_file(), b"damaged").unwrap();
+    kibitz_engine::write_atomic(&paths.postbook_file(), b"damaged\n").unwrap();
+    let options =
+        AppOptions { paths: paths.clone(), picker: Arc::new(NoFiles), screenshot: None, open: None };
+    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
+    h.run_steps(2);
+    let notices = h.state().notices().join("\n");
+    assert!(notices.contains("learned positions could not be read"), "{notices}");
+    assert!(notices.contains("PostBook could not be read"), "{notices}");
+    let bad = |path: PathBuf| {
+        let mut name = path.file_name().unwrap().to_os_string();
+        name.push(".bad");
+        path.with_file_name(name)
+    };
+    assert!(bad(paths.positions_file()).exists() && bad(paths.postbook_file()).exists());
+    assert!(!paths.positions_file().exists() && !paths.postbook_file().exists());
 }

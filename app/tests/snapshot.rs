@@ -26,6 +26,7 @@ fn start_position_with_a_knight_selected() {
         paths: Paths::under(dir.path().to_path_buf()),
         picker: Arc::new(NoFiles),
         screenshot: None,
+        open: None,
     };
     let mut h = Harness::builder().with_size([900.0, 600.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(3);

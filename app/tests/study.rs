@@ -30,6 +30,7 @@ fn studied(root: &Path, pgn: &str) -> Harness<'static, KibitzApp> {
         paths: Paths::under(root.to_path_buf()),
         picker: Arc::new(Files(root.to_path_buf())),
         screenshot: None,
+        open: None,
     };
     let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(2);
@@ -187,4 +188,45 @@ fn a_position_set_up_in_the_editor_becomes_a_study() {
     assert!(fen.starts_with("4k3/8/8/8/8/8/8/R3K3 w"), "{fen}");
     // The play board is back, with the new position.
     assert!(h.query_by_label("a1, white rook").is_some());
+}
+
+#[test]
+fn a_file_of_several_games_opens_as_a_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pgn = String::new();
+    for (white, moves) in [("Anna", "1. e4 e5 *"), ("Boris", "1. d4 d5 2. c4 *"), ("Carl", "1. c4 *")] {
+        pgn.push_str(&format!(
+            "[Event \"T\"]\n[White \"{white}\"]\n[Black \"X\"]\n[Result \"*\"]\n\n{moves}\n\n"
+        ));
+    }
+    std::fs::write(dir.path().join("game.pgn"), pgn).unwrap();
+    let options = AppOptions {
+        paths: Paths::under(dir.path().to_path_buf()),
+        picker: Arc::new(Files(dir.path().to_path_buf())),
+        screenshot: None,
+        open: None,
+    };
+    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
+    h.run_steps(2);
+    h.get_by_label("Open game").click();
+    let start = Instant::now();
+    while h.query_by_label_contains("Boris - X").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(20), "the list did not appear");
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.get_by_label_contains("Boris - X").click();
+    h.run_steps(2);
+    // The list's own "Open game" button sits left of the side panel's.
+    let open =
+        h.get_all_by_label("Open game").min_by(|a, b| a.rect().min.x.total_cmp(&b.rect().min.x)).unwrap();
+    open.click();
+    let start = Instant::now();
+    while h.state().game().len() != 3 {
+        assert!(start.elapsed() < Duration::from_secs(20), "the game did not open");
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(h.state().is_study());
+    assert_eq!(h.state().game().tag("White"), Some("Boris"));
 }

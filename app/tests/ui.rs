@@ -26,6 +26,7 @@ fn app(root: &Path) -> Harness<'static, KibitzApp> {
         paths: Paths::under(root.to_path_buf()),
         picker: Arc::new(FixedFile(root.join("saved.pgn"))),
         screenshot: None,
+        open: None,
     };
     Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options))
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move};
 
-use crate::{Book, BookSettings, Choice, Score, ScoreBound, SearchLimits};
+use crate::{Book, BookSettings, Choice, PositionTable, PostBook, Score, ScoreBound, SearchLimits};
 
 /// A request to the engine thread.
 #[derive(Clone, Debug)]
@@ -45,6 +45,17 @@ pub enum Command {
         settings: BookSettings,
         /// Seeds the book's random choices, for reproducible runs; `None` seeds from the OS.
         seed: Option<u64>,
+    },
+    /// Use what Kibitz learned from its earlier games (or nothing, `None`). The learned
+    /// positions seed the transposition table at the start of every search; the PostBook's
+    /// "avoid" moves are left out of the root moves of searches that are not analysis (as
+    /// for the book, see `SetBook`) once the book has no move, unless no other legal move
+    /// remains.
+    SetLearning {
+        /// Crafty's position learning: positions where Kibitz's score dropped sharply.
+        positions: Option<Arc<PositionTable>>,
+        /// Terra's PostBook: results of Kibitz's first moves after the book.
+        postbook: Option<Arc<PostBook>>,
     },
     /// End the engine thread.
     Quit,

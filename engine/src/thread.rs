@@ -14,7 +14,7 @@ use rand::rngs::StdRng;
 use shakmaty::{Chess, Move, Position};
 
 use crate::search::{Engine, Listener, position_hash};
-use crate::{Book, BookSettings, Command, Event, SearchInfo, SearchLimits};
+use crate::{Book, BookSettings, Command, Event, PositionTable, PostBook, SearchInfo, SearchLimits};
 
 /// What travels from the handle to the thread.
 enum Request {
@@ -132,6 +132,10 @@ struct Worker {
     pending: VecDeque<Request>,
     /// The opening book and how it chooses.
     book: Option<(Arc<Book>, BookSettings)>,
+    /// Learned positions that seed the transposition table before each search.
+    positions: Option<Arc<PositionTable>>,
+    /// The PostBook, whose "avoid" moves are left out after the book.
+    postbook: Option<Arc<PostBook>>,
     rng: StdRng,
 }
 
@@ -145,6 +149,8 @@ impl Worker {
             notify,
             pending: VecDeque::new(),
             book: None,
+            positions: None,
+            postbook: None,
             rng: StdRng::from_os_rng(),
         }
     }
@@ -171,6 +177,10 @@ impl Worker {
                     if let Some(seed) = seed {
                         self.rng = StdRng::seed_from_u64(seed);
                     }
+                }
+                Request::Command(Command::SetLearning { positions, postbook }) => {
+                    self.positions = positions;
+                    self.postbook = postbook;
                 }
                 Request::Command(Command::Stop | Command::Go { .. } | Command::PonderHit) => {}
                 Request::Hash(megabytes) => self.engine.set_hash_size(megabytes),
@@ -215,30 +225,44 @@ impl Worker {
         let mut limits = limits.clone();
         let playing =
             !limits.infinite && !limits.ponder && limits.searchmoves.is_empty() && limits.mate.is_none();
-        if let (true, Some((book, settings))) = (playing, &self.book) {
-            match book.choose(&pos, settings, &mut self.rng) {
-                Some(choice) if choice.search_only => {
-                    limits.searchmoves = choice.playable().map(|c| c.mv).collect();
-                    self.emit(Event::BookMove { id, choice });
-                }
-                Some(choice) => {
-                    let best = Some(choice.mv);
-                    self.emit(Event::BookMove { id, choice });
-                    self.emit(Event::BestMove { id, best, ponder: None, nodes: 0, time: started.elapsed() });
-                    return;
-                }
-                None => {
-                    // Out of book, but never into a move the book forbids.
-                    let avoid = book.avoid_list(&pos, settings);
-                    if !avoid.is_empty() {
-                        let allowed: Vec<Move> =
-                            pos.legal_moves().into_iter().filter(|m| !avoid.contains(m)).collect();
-                        if !allowed.is_empty() {
-                            limits.searchmoves = allowed;
-                        }
+        // Out of book, never into a move the book forbids nor one the PostBook advises against.
+        let mut avoid = Vec::new();
+        if playing {
+            if let Some((book, settings)) = &self.book {
+                match book.choose(&pos, settings, &mut self.rng) {
+                    Some(choice) if choice.search_only => {
+                        limits.searchmoves = choice.playable().map(|c| c.mv).collect();
+                        self.emit(Event::BookMove { id, choice });
                     }
+                    Some(choice) => {
+                        let best = Some(choice.mv);
+                        self.emit(Event::BookMove { id, choice });
+                        self.emit(Event::BestMove {
+                            id,
+                            best,
+                            ponder: None,
+                            nodes: 0,
+                            time: started.elapsed(),
+                        });
+                        return;
+                    }
+                    None => avoid = book.avoid_list(&pos, settings),
                 }
             }
+            if limits.searchmoves.is_empty()
+                && let Some(postbook) = &self.postbook
+            {
+                avoid.extend(postbook.avoid(&pos));
+            }
+        }
+        if !avoid.is_empty() {
+            let allowed: Vec<Move> = pos.legal_moves().into_iter().filter(|m| !avoid.contains(m)).collect();
+            if !allowed.is_empty() {
+                limits.searchmoves = allowed;
+            }
+        }
+        if let Some(positions) = &self.positions {
+            self.engine.seed(positions.entries());
         }
         let limits = &limits;
         let mut listener = Reporter { id, events: &self.events, notify: &self.notify };
@@ -387,5 +411,53 @@ mod tests {
         handle.send(Command::Go { id: 4, limits: infinite });
         handle.send(Command::Stop);
         assert!(wait_for_best(&handle, 4).is_some());
+    }
+
+    #[test]
+    fn postbook_avoid_moves_are_not_played() {
+        let start = Chess::default();
+        let moves = start.legal_moves();
+        let a3 = moves.iter().copied().find(|m| m.to().to_string() == "a3").expect("a2a3 is legal");
+        // Two lost games and a bad score for every first move but a3.
+        let mut text = String::new();
+        for &m in moves.iter().filter(|&&m| m != a3) {
+            text += &format!("{:016x} {} 2 0 0 2 -400\n", crate::book_key(&start), crate::encode_move(m));
+        }
+        let postbook = PostBook::from_text(&text).expect("valid PostBook text");
+        assert_eq!(postbook.avoid(&start).len(), moves.len() - 1);
+        let handle = EngineHandle::spawn(|| {});
+        handle.send(Command::SetLearning { positions: None, postbook: Some(Arc::new(postbook)) });
+        handle.send(Command::Go { id: 1, limits: SearchLimits::depth(3) });
+        assert_eq!(wait_for_best(&handle, 1), Some(a3));
+        // Analysis ignores the PostBook.
+        let analysis = SearchLimits { searchmoves: moves.to_vec(), ..SearchLimits::depth(2) };
+        handle.send(Command::Go { id: 2, limits: analysis });
+        assert_ne!(wait_for_best(&handle, 2), Some(a3));
+        // When every move is to be avoided, the search still plays one.
+        text += &format!("{:016x} {} 2 0 0 2 -400\n", crate::book_key(&start), crate::encode_move(a3));
+        let postbook = PostBook::from_text(&text).expect("valid PostBook text");
+        handle.send(Command::SetLearning { positions: None, postbook: Some(Arc::new(postbook)) });
+        handle.send(Command::Go { id: 3, limits: SearchLimits::depth(2) });
+        assert!(wait_for_best(&handle, 3).is_some());
+    }
+
+    #[test]
+    fn learned_positions_seed_every_search() {
+        let fen: shakmaty::fen::Fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+            .parse()
+            .expect("test FEN parses");
+        let root: Chess = fen.into_position(shakmaty::CastlingMode::Standard).expect("legal");
+        let handle = EngineHandle::spawn(|| {});
+        handle.send(Command::Position { start: root.clone(), moves: Vec::new() });
+        handle.send(Command::Go { id: 1, limits: SearchLimits::depth(4) });
+        let chosen = wait_for_best(&handle, 1).expect("a move");
+        let after = root.clone().play(chosen).expect("legal");
+        let mut table = PositionTable::new(8);
+        table.insert(crate::LearnedPosition { key: crate::book_key(&after), score: 3000, depth: 40, mv: 0 });
+        handle.send(Command::NewGame);
+        handle.send(Command::SetLearning { positions: Some(Arc::new(table)), postbook: None });
+        handle.send(Command::Go { id: 2, limits: SearchLimits::depth(4) });
+        // Seeded again after the table was cleared by the new game.
+        assert_ne!(wait_for_best(&handle, 2), Some(chosen), "the learned position was ignored");
     }
 }

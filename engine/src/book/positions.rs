@@ -67,6 +67,12 @@ impl PositionTable {
         self.entries.iter()
     }
 
+    /// The most positions the table holds.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// Number of positions.
     #[must_use]
     pub fn len(&self) -> usize {

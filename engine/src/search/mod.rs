@@ -16,14 +16,14 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 pub use time::{Allotment, allot};
 
-use crate::{Score, ScoreBound, SearchInfo, SearchLimits};
+use crate::{LearnedPosition, Score, ScoreBound, SearchInfo, SearchLimits};
 use ordering::OrderingTables;
 use params::{
     ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND,
     MAX_PLY,
 };
 use time::Budget;
-use tt::TranspositionTable;
+use tt::{Bound, Entry, TranspositionTable};
 
 /// The Zobrist hash of a position as the search and the repetition check use it.
 #[must_use]
@@ -100,6 +100,26 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.ordering.clear();
+    }
+
+    /// Seeds the transposition table with positions learned in earlier games (Crafty's
+    /// position learning): each becomes an exact entry at its learned depth and score,
+    /// without a best move (the learned move is Polyglot-encoded and needs the position to
+    /// decode). The learned key is the Polyglot key, which is the search's
+    /// [`position_hash`] except when an en-passant capture is possible but illegal; such a
+    /// position is simply never found. Scores are clamped below the mate range, and a
+    /// position the table already holds at least as deep is left alone. Call it before
+    /// [`Engine::search`]; the search only trusts these entries where it trusts any
+    /// entry, at nodes outside the principal variation.
+    pub fn seed<'a>(&mut self, learned: impl IntoIterator<Item = &'a LearnedPosition>) {
+        for p in learned {
+            let depth = i32::from(p.depth);
+            if self.tt.probe(p.key, 0).is_some_and(|e| e.depth >= depth) {
+                continue;
+            }
+            let score = p.score.clamp(-MATE_BOUND, MATE_BOUND);
+            self.tt.store(p.key, 0, Entry { key: p.key, best: None, score, depth, bound: Bound::Exact });
+        }
     }
 
     /// Searches `pos` within `limits`. `history` holds the hashes (see [`position_hash`]) of
@@ -375,5 +395,41 @@ mod tests {
         // Without that history the same move is just a move in a lost position.
         let fresh = Engine::new(1).search(&root, &[], &limits, &stop, |_| {});
         assert!(matches!(fresh.info.map(|i| i.score), Some(Score::Cp(cp)) if cp < -500));
+    }
+
+    #[test]
+    fn seed_stores_learned_positions_as_exact_entries() {
+        let after_e4 = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        let key = crate::book_key(&after_e4);
+        assert_eq!(key, position_hash(&after_e4));
+        let mut engine = Engine::new(1);
+        engine.seed(&[LearnedPosition { key, score: -250, depth: 9, mv: 0 }]);
+        let entry = engine.tt.probe(key, 0).expect("seeded");
+        assert_eq!((entry.score, entry.depth, entry.bound), (-250, 9, Bound::Exact));
+        // A shallower learned result does not replace a deeper one; a score in the mate
+        // range is kept out of it.
+        engine.seed(&[LearnedPosition { key, score: 40, depth: 3, mv: 0 }]);
+        assert_eq!(engine.tt.probe(key, 0).map(|e| e.score), Some(-250));
+        engine.seed(&[LearnedPosition { key, score: MATE, depth: 12, mv: 0 }]);
+        assert_eq!(engine.tt.probe(key, 0).map(|e| e.score), Some(MATE_BOUND));
+    }
+
+    #[test]
+    fn a_learned_drop_keeps_the_search_out_of_a_position() {
+        let root = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let stop = AtomicBool::new(false);
+        let best_at = |engine: &mut Engine, depth| {
+            engine.search(&root, &[], &SearchLimits::depth(depth), &stop, |_| {}).best.expect("a move")
+        };
+        let first = best_at(&mut Engine::new(4), 1);
+        let chosen = best_at(&mut Engine::new(4), 4);
+        // The premise: the deeper search prefers a move the first iteration does not, so that
+        // it is searched with a null window, where learned entries count.
+        assert_ne!(first, chosen, "pick a position where depth 4 changes the depth-1 choice");
+        let after = root.clone().play(chosen).expect("legal");
+        let mut engine = Engine::new(4);
+        // Learned: the position after that move is won for the opponent, at depth 40.
+        engine.seed(&[LearnedPosition { key: crate::book_key(&after), score: 3000, depth: 40, mv: 0 }]);
+        assert_ne!(best_at(&mut engine, 4), chosen, "the learned position was ignored");
     }
 }
