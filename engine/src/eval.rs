@@ -1,39 +1,29 @@
-//! Static evaluation: material plus piece-square tables, blended between middlegame and
-//! endgame by the material left on the board (a "tapered" evaluation with PeSTO's figures).
+//! Static evaluation: material and piece-square tables (PeSTO's figures) plus classical terms
+//! (mobility, pawn structure, bishop pair, rook files, king safety), each a middlegame/endgame
+//! pair blended by the material left on the board (a "tapered" evaluation). The weights of
+//! the classical terms are in `eval/weights.rs`.
 
+mod king_safety;
+mod masks;
+mod mobility;
+mod pawns;
+mod pieces;
+mod psqt;
 mod tables;
+mod tapered;
+mod weights;
 
-use shakmaty::{Board, Chess, Color, Position, Role};
+use shakmaty::{Board, Chess, Color, Position};
 
-use tables::{EG_PST, EG_VALUE, MG_PST, MG_VALUE, PHASE_WEIGHT};
+use king_safety::{KingAttack, king_safety};
+use mobility::mobility;
+use pawns::pawn_structure;
+use pieces::pieces;
+use psqt::psqt;
+use tapered::Tapered;
 
 /// The game phase of a full set of pieces; fewer pieces mean a more endgame-like blend.
 const MAX_PHASE: i32 = 24;
-
-/// Piece value plus square bonus, indexed by colour (White first), role and square (a1 = 0).
-type Table = [[[i32; 64]; 6]; 2];
-
-/// Builds a combined table for one game stage from its values and diagrams.
-const fn build(values: [i32; 6], pst: [[i32; 64]; 6]) -> Table {
-    let mut table = [[[0; 64]; 6]; 2];
-    let mut role = 0;
-    while role < 6 {
-        let mut sq = 0;
-        while sq < 64 {
-            // The diagrams start at rank 8, so White reads them with the rank flipped.
-            table[0][role][sq] = values[role] + pst[role][sq ^ 56];
-            table[1][role][sq] = values[role] + pst[role][sq];
-            sq += 1;
-        }
-        role += 1;
-    }
-    table
-}
-
-/// Middlegame values of every piece on every square.
-static MG: Table = build(MG_VALUE, MG_PST);
-/// Endgame values of every piece on every square.
-static EG: Table = build(EG_VALUE, EG_PST);
 
 /// Evaluates `pos` in centipawns from the point of view of the side to move.
 ///
@@ -53,27 +43,24 @@ pub fn evaluate(pos: &Chess) -> i32 {
 
 /// Evaluates a board in centipawns from White's point of view.
 fn evaluate_white(board: &Board) -> i32 {
-    let mut mg = 0;
-    let mut eg = 0;
-    let mut phase = 0;
-    for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
-        let sign = if ci == 0 { 1 } else { -1 };
-        let ours = board.by_color(color);
-        for (ri, role) in Role::ALL.into_iter().enumerate() {
-            for sq in board.by_role(role) & ours {
-                mg += sign * MG[ci][ri][sq.to_usize()];
-                eg += sign * EG[ci][ri][sq.to_usize()];
-                phase += PHASE_WEIGHT[ri];
-            }
-        }
-    }
-    let phase = phase.min(MAX_PHASE);
-    (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+    let (white, white_phase) = psqt(board, Color::White);
+    let (black, black_phase) = psqt(board, Color::Black);
+    let (white_mobility, on_black_king) = mobility(board, Color::White);
+    let (black_mobility, on_white_king) = mobility(board, Color::Black);
+    let score = white - black + white_mobility - black_mobility + terms(board, Color::White, on_white_king)
+        - terms(board, Color::Black, on_black_king);
+    score.blend((white_phase + black_phase).min(MAX_PHASE), MAX_PHASE)
+}
+
+/// The classical terms for one side beyond material, piece-square tables and mobility;
+/// `attack` is the enemy pieces found attacking its king.
+fn terms(board: &Board, color: Color, attack: KingAttack) -> Tapered {
+    pawn_structure(board, color) + pieces(board, color) + king_safety(board, color, attack)
 }
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{CastlingMode, Chess, fen::Fen};
+    use shakmaty::{CastlingMode, Chess, EnPassantMode, PositionError, fen::Fen};
 
     use super::*;
 
@@ -102,5 +89,58 @@ mod tests {
         assert!(evaluate(&up_a_rook) > 400);
         let down_a_rook = pos("4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
         assert!(evaluate(&down_a_rook) < -400);
+    }
+
+    /// The perft suite: a varied sample of legal positions.
+    const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/standard.epd");
+
+    /// `pos` with the board flipped top to bottom, the colours swapped and the other side to move.
+    fn mirrored(pos: &Chess) -> Chess {
+        let setup = pos.to_setup(EnPassantMode::Legal).into_mirrored();
+        setup
+            .position(CastlingMode::Standard)
+            .or_else(PositionError::ignore_impossible_check)
+            .expect("a mirrored suite position is valid")
+    }
+
+    #[test]
+    fn mirrored_perft_positions_score_the_same() {
+        let text = std::fs::read_to_string(STANDARD).expect("shared/data/perft/standard.epd is readable");
+        let mut checked = 0;
+        for line in text.lines().filter(|line| !line.trim().is_empty()) {
+            let fen = line.split(';').next().unwrap_or_default().trim();
+            // A few suite positions have checks that no legal move could give; they are fine here.
+            let parsed: Fen = fen.parse().expect("suite FEN parses");
+            let pos: Chess = parsed
+                .into_position(CastlingMode::Standard)
+                .or_else(PositionError::ignore_impossible_check)
+                .expect("suite position is valid");
+            let flipped = mirrored(&pos);
+            assert_eq!(evaluate(&pos), evaluate(&flipped), "{fen}");
+            assert_eq!(evaluate_white(pos.board()), -evaluate_white(flipped.board()), "{fen}");
+            checked += 1;
+        }
+        assert!(checked > 100, "only {checked} positions");
+    }
+
+    #[test]
+    fn a_far_advanced_passed_pawn_is_worth_more() {
+        let sixth = pos("4k3/8/2P5/8/8/8/8/4K3 w - - 0 1");
+        let third = pos("4k3/8/8/8/8/2P5/8/4K3 w - - 0 1");
+        assert!(evaluate(&sixth) > evaluate(&third) + 50);
+    }
+
+    #[test]
+    fn a_doubled_isolated_structure_is_worse() {
+        let healthy = pos("4k3/ppp5/8/8/8/8/PPP5/4K3 w - - 0 1");
+        let broken = pos("4k3/ppp5/8/8/8/P7/P1P5/4K3 w - - 0 1");
+        assert!(evaluate(&healthy) > evaluate(&broken));
+    }
+
+    #[test]
+    fn a_king_with_a_pawn_shield_is_safer() {
+        let shielded = pos("r2q1rk1/ppp2ppp/8/8/8/8/PPP2PPP/R2Q1RK1 w - - 0 1");
+        let stripped = pos("r2q1rk1/ppp2ppp/8/8/8/5P1P/PPP3P1/R2Q1RK1 w - - 0 1");
+        assert!(evaluate(&shielded) > evaluate(&stripped));
     }
 }

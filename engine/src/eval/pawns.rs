@@ -1,0 +1,116 @@
+//! Pawn structure: doubled, isolated and passed pawns.
+
+use shakmaty::{Bitboard, Board, Color};
+
+use super::masks::{FRONT_SPAN, PASSED_SPAN, index, relative_rank};
+use super::tapered::Tapered;
+use super::weights::{DOUBLED_PAWN, ISOLATED_PAWN, PASSED_FREE_PATH, PASSED_PAWN};
+
+/// Scores `us`'s pawn structure.
+#[must_use]
+pub fn pawn_structure(board: &Board, us: Color) -> Tapered {
+    let ours = board.pawns() & board.by_color(us);
+    let theirs = board.pawns() & board.by_color(!us);
+    let files = files(ours);
+    let lonely = files & !((files << 1) | (files >> 1));
+    let mut score = DOUBLED_PAWN * (count(ours) - files.count_ones() as i32)
+        + ISOLATED_PAWN * count(ours & spread(lonely));
+    let side = index(us);
+    for sq in ours {
+        let front = FRONT_SPAN[side][sq.to_usize()];
+        // The rear pawn of a doubled pair is not passed: its own pawn blocks it.
+        if (theirs & PASSED_SPAN[side][sq.to_usize()]).any() || (ours & front).any() {
+            continue;
+        }
+        let rank = relative_rank(us, sq).to_usize();
+        score += PASSED_PAWN[rank];
+        if (board.occupied() & front).is_empty() {
+            score += PASSED_FREE_PATH[rank];
+        }
+    }
+    score
+}
+
+/// The files that hold a square of `squares`, as a bit set with bit 0 for the a-file.
+const fn files(squares: Bitboard) -> u8 {
+    let mut bits = squares.0;
+    bits |= bits >> 32;
+    bits |= bits >> 16;
+    bits |= bits >> 8;
+    bits as u8
+}
+
+/// Every square of the files in `files` (bit 0 for the a-file).
+const fn spread(files: u8) -> Bitboard {
+    Bitboard(files as u64 * 0x0101_0101_0101_0101)
+}
+
+/// The number of squares in `squares`, as a score multiplier.
+#[must_use]
+pub fn count(squares: Bitboard) -> i32 {
+    // At most 64, so the conversion never truncates.
+    squares.count() as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    use super::*;
+
+    fn board(fen: &str) -> Board {
+        let fen: Fen = fen.parse().expect("test FEN parses");
+        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("test FEN is legal");
+        pos.board().clone()
+    }
+
+    #[test]
+    fn passed_pawn_on_the_sixth_beats_one_on_the_third() {
+        let sixth = board("4k3/8/4P3/8/8/8/8/4K3 w - - 0 1");
+        let third = board("4k3/8/8/8/8/4P3/8/4K3 w - - 0 1");
+        let (s6, s3) = (pawn_structure(&sixth, Color::White), pawn_structure(&third, Color::White));
+        assert!(s6.mg > s3.mg && s6.eg > s3.eg, "{s6:?} vs {s3:?}");
+    }
+
+    #[test]
+    fn a_blocked_passed_pawn_loses_its_free_path_bonus() {
+        let free = board("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
+        let blocked = board("1n2k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
+        assert!(pawn_structure(&free, Color::White).eg > pawn_structure(&blocked, Color::White).eg);
+    }
+
+    #[test]
+    fn a_pawn_facing_an_enemy_pawn_on_a_neighbouring_file_is_not_passed() {
+        let stopped = board("4k3/3p4/8/8/8/4P3/8/4K3 w - - 0 1");
+        let passed = board("4k3/p7/8/8/8/4P3/8/4K3 w - - 0 1");
+        assert!(pawn_structure(&passed, Color::White).eg > pawn_structure(&stopped, Color::White).eg);
+    }
+
+    #[test]
+    fn doubled_and_isolated_pawns_are_worse() {
+        let healthy = board("4k3/8/8/8/8/8/5PP1/4K3 w - - 0 1");
+        let doubled_isolated = board("4k3/8/8/8/8/6P1/6P1/4K3 w - - 0 1");
+        let (good, bad) =
+            (pawn_structure(&healthy, Color::White), pawn_structure(&doubled_isolated, Color::White));
+        assert!(good.mg > bad.mg && good.eg > bad.eg, "{good:?} vs {bad:?}");
+        let isolated = board("4k3/8/8/8/8/8/5P1P/4K3 w - - 0 1");
+        assert!(pawn_structure(&isolated, Color::White).eg < good.eg);
+    }
+
+    #[test]
+    fn file_sets_round_trip() {
+        let pawns = Bitboard::from_square(shakmaty::Square::A2) | shakmaty::Square::C7 | shakmaty::Square::C3;
+        assert_eq!(files(pawns), 0b101);
+        assert_eq!(
+            spread(0b101),
+            Bitboard::from_file(shakmaty::File::A) | Bitboard::from_file(shakmaty::File::C)
+        );
+    }
+
+    #[test]
+    fn black_pawns_are_scored_from_blacks_side() {
+        let white = board("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1");
+        let black = board("4k3/8/1p6/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(pawn_structure(&white, Color::White), pawn_structure(&black, Color::Black));
+    }
+}
