@@ -5,6 +5,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A running engine with a line reader on its output.
@@ -72,8 +73,17 @@ fn reported_time(engine: &Session) -> u64 {
 
 const MIDDLEGAME: &str = "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
+/// The timing tests run one at a time: engines thinking side by side on a small machine
+/// would measure the scheduler, not the time manager.
+static ALONE: Mutex<()> = Mutex::new(());
+
+fn alone() -> MutexGuard<'static, ()> {
+    ALONE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 #[test]
 fn clock_budgets_are_kept() {
+    let _alone = alone();
     let mut engine = Session::start();
     engine.send("setoption name Move Overhead value 50");
     for (go, remaining) in [
@@ -93,6 +103,7 @@ fn clock_budgets_are_kept() {
 
 #[test]
 fn movetime_is_kept() {
+    let _alone = alone();
     let mut engine = Session::start();
     engine.send(MIDDLEGAME);
     engine.send("go movetime 250");
@@ -102,6 +113,7 @@ fn movetime_is_kept() {
 
 #[test]
 fn ponder_time_does_not_count_until_ponderhit() {
+    let _alone = alone();
     let mut engine = Session::start();
     engine.send(MIDDLEGAME);
     engine.send("go ponder wtime 200 btime 200");
