@@ -2,15 +2,13 @@
 //! a promotion picker, coordinates, and one accessible node per square ("e4, white knight").
 
 use egui::{
-    Align2, Color32, CornerRadius, FontId, Id, LayerId, Order, Pos2, Rect, Sense, Stroke, Ui, Vec2,
-    WidgetInfo, accesskit,
+    Color32, CornerRadius, Id, LayerId, Order, Pos2, Rect, Sense, Stroke, Ui, Vec2, WidgetInfo, accesskit,
 };
-use shakmaty::{Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
+use shakmaty::{Chess, File, Move, Piece, Position, Role, Square};
 
+use crate::board_geometry::{Geometry, UV, role_name};
 use crate::pieces::PieceTextures;
 
-const LIGHT: Color32 = Color32::from_rgb(0xf0, 0xd9, 0xb5);
-const DARK: Color32 = Color32::from_rgb(0xb5, 0x88, 0x63);
 const LAST_MOVE: Color32 = Color32::from_rgba_premultiplied(0x3e, 0x50, 0x00, 0x69);
 const SELECTED: Color32 = Color32::from_rgba_premultiplied(0x0a, 0x2b, 0x0f, 0x80);
 const TARGET: Color32 = Color32::from_rgba_premultiplied(0x0a, 0x2b, 0x0f, 0x80);
@@ -88,43 +86,8 @@ pub fn board_ui(
 
     // Paint.
     paint(ui, state, view, &geometry, pieces);
-    describe_squares(ui, id, view.position, &geometry);
+    geometry.describe_squares(ui, id, view.position.board());
     played
-}
-
-/// Maps squares to screen rectangles and back.
-struct Geometry {
-    rect: Rect,
-    flipped: bool,
-}
-
-impl Geometry {
-    fn square_size(&self) -> f32 {
-        self.rect.width() / 8.0
-    }
-
-    /// Column and row on screen, from the top left.
-    fn cell(&self, sq: Square) -> (usize, usize) {
-        let (file, rank) = (usize::from(sq.file()), usize::from(sq.rank()));
-        if self.flipped { (7 - file, rank) } else { (file, 7 - rank) }
-    }
-
-    fn square_rect(&self, sq: Square) -> Rect {
-        let (col, row) = self.cell(sq);
-        let s = self.square_size();
-        Rect::from_min_size(self.rect.min + Vec2::new(col as f32 * s, row as f32 * s), Vec2::splat(s))
-    }
-
-    fn square_at(&self, pos: Pos2) -> Option<Square> {
-        if !self.rect.contains(pos) {
-            return None;
-        }
-        let s = self.square_size();
-        let col = (((pos.x - self.rect.min.x) / s) as u32).min(7);
-        let row = (((pos.y - self.rect.min.y) / s) as u32).min(7);
-        let (file, rank) = if self.flipped { (7 - col, row) } else { (col, 7 - row) };
-        Some(Square::from_coords(File::new(file), Rank::new(rank)))
-    }
 }
 
 /// Where the player puts a piece to make this move: castling is shown as the king's two-step.
@@ -291,17 +254,12 @@ fn promotion_picker(
     None
 }
 
-const UV: Rect = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
-
 fn paint(ui: &Ui, state: &BoardState, view: &BoardView<'_>, geometry: &Geometry, pieces: &PieceTextures) {
     let painter = ui.painter_at(geometry.rect);
     let s = geometry.square_size();
     let pos = view.position;
 
-    for sq in Square::ALL {
-        let light = (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1;
-        painter.rect_filled(geometry.square_rect(sq), CornerRadius::ZERO, if light { LIGHT } else { DARK });
-    }
+    geometry.paint_squares(&painter);
     if let Some(m) = view.last_move {
         for sq in [m.from(), Some(target_square(m))].into_iter().flatten() {
             painter.rect_filled(geometry.square_rect(sq), CornerRadius::ZERO, LAST_MOVE);
@@ -316,7 +274,8 @@ fn paint(ui: &Ui, state: &BoardState, view: &BoardView<'_>, geometry: &Geometry,
         let r = geometry.square_rect(king);
         painter.circle_filled(r.center(), s * 0.5, CHECK);
     }
-    paint_coordinates(&painter, geometry);
+
+    geometry.paint_coordinates(&painter);
 
     // The piece being dragged follows the pointer instead of sitting on its square.
     let pointer = ui.input(|i| i.pointer.latest_pos());
@@ -353,67 +312,5 @@ fn paint(ui: &Ui, state: &BoardState, view: &BoardView<'_>, geometry: &Geometry,
             Color32::WHITE,
         );
         ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
-    }
-}
-
-fn paint_coordinates(painter: &egui::Painter, geometry: &Geometry) {
-    let s = geometry.square_size();
-    let font = FontId::proportional((s * 0.2).clamp(8.0, 16.0));
-    let pad = s * 0.06;
-    for i in 0..8u32 {
-        let file = File::new(i);
-        let rank = Rank::new(i);
-        // Files along the bottom edge, ranks along the left edge, in the other square colour.
-        let bottom_rank = if geometry.flipped { Rank::Eighth } else { Rank::First };
-        let left_file = if geometry.flipped { File::H } else { File::A };
-        let sq = Square::from_coords(file, bottom_rank);
-        let r = geometry.square_rect(sq);
-        let colour = if (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1 { DARK } else { LIGHT };
-        painter.text(r.max - Vec2::splat(pad), Align2::RIGHT_BOTTOM, file.char(), font.clone(), colour);
-        let sq = Square::from_coords(left_file, rank);
-        let r = geometry.square_rect(sq);
-        let colour = if (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1 { DARK } else { LIGHT };
-        painter.text(r.min + Vec2::splat(pad), Align2::LEFT_TOP, rank.char(), font.clone(), colour);
-    }
-}
-
-/// One accessible node per square, labelled like "e4, white knight" or "e4, empty".
-fn describe_squares(ui: &Ui, board_id: Id, pos: &Chess, geometry: &Geometry) {
-    for sq in Square::ALL {
-        let label = square_label(pos, sq);
-        let r = geometry.square_rect(sq);
-        ui.ctx().accesskit_node_builder(board_id.with(sq as u32), |node| {
-            node.set_role(accesskit::Role::GridCell);
-            node.set_label(label);
-            node.set_bounds(accesskit::Rect {
-                x0: r.min.x.into(),
-                y0: r.min.y.into(),
-                x1: r.max.x.into(),
-                y1: r.max.y.into(),
-            });
-        });
-    }
-}
-
-/// "e4, white knight" or "e4, empty".
-#[must_use]
-pub fn square_label(pos: &Chess, sq: Square) -> String {
-    match pos.board().piece_at(sq) {
-        Some(piece) => {
-            let color = if piece.color == Color::White { "white" } else { "black" };
-            format!("{sq}, {color} {}", role_name(piece.role))
-        }
-        None => format!("{sq}, empty"),
-    }
-}
-
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
     }
 }

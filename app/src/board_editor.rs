@@ -4,10 +4,12 @@
 use std::num::NonZeroU32;
 
 use egui::{
-    Align2, Button, Checkbox, Color32, ComboBox, CornerRadius, DragValue, FontId, Id, Key, Pos2, Rect, Sense,
-    Stroke, TextEdit, Ui, Vec2, WidgetInfo, accesskit,
+    Button, Checkbox, Color32, ComboBox, CornerRadius, DragValue, Key, Sense, Stroke, TextEdit, Ui, Vec2,
+    WidgetInfo, accesskit,
 };
 use shakmaty::fen::{Fen, LossyFenError};
+
+use crate::board_geometry::{Geometry, UV};
 use shakmaty::{
     Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Piece,
     Position, PositionError, PositionErrorKinds, Rank, Role, Setup, Square,
@@ -16,8 +18,6 @@ use shakmaty::{
 pub use crate::pieces::PieceTextures;
 
 // The play board's colours, so that both boards look alike.
-const LIGHT: Color32 = Color32::from_rgb(0xf0, 0xd9, 0xb5);
-const DARK: Color32 = Color32::from_rgb(0xb5, 0x88, 0x63);
 const SELECTED_TILE: Color32 = Color32::from_rgb(0xe0, 0x8a, 0x40);
 
 /// Width kept for the column of controls beside the board.
@@ -25,8 +25,6 @@ const CONTROLS_WIDTH: f32 = 330.0;
 
 /// The smallest board side, in points.
 const MIN_BOARD: f32 = 8.0 * 24.0;
-
-const UV: Rect = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
 
 /// The palette order: king first, pawn last.
 const PALETTE_ROLES: [Role; 6] =
@@ -459,14 +457,6 @@ fn piece_name(piece: Piece) -> String {
     format!("{} {role}", color_name(piece.color))
 }
 
-/// "e4, white knight" or "e4, empty", as the play board says it.
-fn square_label(board: &Board, sq: Square) -> String {
-    match board.piece_at(sq) {
-        Some(piece) => format!("{sq}, {}", piece_name(piece).to_lowercase()),
-        None => format!("{sq}, empty"),
-    }
-}
-
 /// One palette button: the piece's picture, framed when selected.
 fn palette_tile(
     ui: &mut Ui,
@@ -499,40 +489,6 @@ fn palette_tile(
     response
 }
 
-/// Maps squares to screen rectangles and back.
-struct Geometry {
-    rect: Rect,
-    flipped: bool,
-}
-
-impl Geometry {
-    fn square_size(&self) -> f32 {
-        self.rect.width() / 8.0
-    }
-
-    fn square_rect(&self, sq: Square) -> Rect {
-        let (file, rank) = (u32::from(sq.file()), u32::from(sq.rank()));
-        let (col, row) = if self.flipped { (7 - file, rank) } else { (file, 7 - rank) };
-        let s = self.square_size();
-        Rect::from_min_size(self.rect.min + Vec2::new(col as f32 * s, row as f32 * s), Vec2::splat(s))
-    }
-
-    fn square_at(&self, pos: Pos2) -> Option<Square> {
-        if !self.rect.contains(pos) {
-            return None;
-        }
-        let s = self.square_size();
-        let col = (((pos.x - self.rect.min.x) / s) as u32).min(7);
-        let row = (((pos.y - self.rect.min.y) / s) as u32).min(7);
-        let (file, rank) = if self.flipped { (7 - col, row) } else { (col, 7 - row) };
-        Some(Square::from_coords(File::new(file), Rank::new(rank)))
-    }
-}
-
-fn is_light(sq: Square) -> bool {
-    (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1
-}
-
 /// The editor's board: returns the square clicked, with `true` for the primary button and
 /// `false` for the secondary one.
 fn editor_board_ui(
@@ -559,14 +515,8 @@ fn editor_board_ui(
 
     // Paint.
     let painter = ui.painter_at(rect);
-    for sq in Square::ALL {
-        painter.rect_filled(
-            geometry.square_rect(sq),
-            CornerRadius::ZERO,
-            if is_light(sq) { LIGHT } else { DARK },
-        );
-    }
-    paint_coordinates(&painter, &geometry);
+    geometry.paint_squares(&painter);
+    geometry.paint_coordinates(&painter);
     for (sq, piece) in board.clone() {
         painter.image(pieces.get(piece).id(), geometry.square_rect(sq), UV, Color32::WHITE);
     }
@@ -579,45 +529,8 @@ fn editor_board_ui(
             egui::StrokeKind::Inside,
         );
     }
-    describe_squares(ui, response.id, board, &geometry);
+    geometry.describe_squares(ui, response.id, board);
     clicked
-}
-
-fn paint_coordinates(painter: &egui::Painter, geometry: &Geometry) {
-    let s = geometry.square_size();
-    let font = FontId::proportional((s * 0.2).clamp(8.0, 16.0));
-    let pad = s * 0.06;
-    let bottom_rank = if geometry.flipped { Rank::Eighth } else { Rank::First };
-    let left_file = if geometry.flipped { File::H } else { File::A };
-    for i in 0..8u32 {
-        // Files along the bottom edge, ranks along the left edge, in the other square colour.
-        let sq = Square::from_coords(File::new(i), bottom_rank);
-        let colour = if is_light(sq) { DARK } else { LIGHT };
-        let r = geometry.square_rect(sq);
-        painter.text(r.max - Vec2::splat(pad), Align2::RIGHT_BOTTOM, sq.file().char(), font.clone(), colour);
-        let sq = Square::from_coords(left_file, Rank::new(i));
-        let colour = if is_light(sq) { DARK } else { LIGHT };
-        let r = geometry.square_rect(sq);
-        painter.text(r.min + Vec2::splat(pad), Align2::LEFT_TOP, sq.rank().char(), font.clone(), colour);
-    }
-}
-
-/// One accessible node per square, labelled like "e4, white knight" or "e4, empty".
-fn describe_squares(ui: &Ui, board_id: Id, board: &Board, geometry: &Geometry) {
-    for sq in Square::ALL {
-        let label = square_label(board, sq);
-        let r = geometry.square_rect(sq);
-        ui.ctx().accesskit_node_builder(board_id.with(sq as u32), |node| {
-            node.set_role(accesskit::Role::GridCell);
-            node.set_label(label);
-            node.set_bounds(accesskit::Rect {
-                x0: r.min.x.into(),
-                y0: r.min.y.into(),
-                x1: r.max.x.into(),
-                y1: r.max.y.into(),
-            });
-        });
-    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ mod action;
 mod app;
 mod board;
 mod board_editor;
+mod board_geometry;
 mod clock_settings;
 mod clock_view;
 mod conduct;
@@ -25,8 +26,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 pub use app::{AppOptions, KibitzApp};
-pub use board::square_label;
 pub use board_editor::{BoardEditor, EditorEvent, PieceTextures, Tool};
+pub use board_geometry::square_label;
 pub use clock_settings::ClockSettings;
 pub use files::FilePicker;
 pub use game_list::{GameList, GameListEvent};
