@@ -13,7 +13,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths, SavedGame};
 use kibitz_engine::{GameRecord, Level};
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 struct NoFiles;
 
@@ -38,7 +38,94 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i]
 }
 
+/// Times `frames` frames: the egui pass alone, and with tessellation.
+fn measure(h: &mut Harness<'_, KibitzApp>, frames: usize) -> (Vec<Duration>, Vec<Duration>) {
+    let mut pass = Vec::with_capacity(frames);
+    let mut total = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        let t0 = thread_cpu_time();
+        h.step();
+        let t1 = thread_cpu_time();
+        let output = h.output();
+        let shapes = output.shapes.clone();
+        let ppp = output.pixels_per_point;
+        let primitives = h.ctx.tessellate(shapes, ppp);
+        let t2 = thread_cpu_time();
+        std::hint::black_box(primitives);
+        pass.push(t1 - t0);
+        total.push(t2 - t0);
+    }
+    pass.sort();
+    total.sort();
+    (pass, total)
+}
+
+fn report(title: &str, (pass, total): &(Vec<Duration>, Vec<Duration>)) {
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let n = pass.len();
+    println!("{title}");
+    println!(
+        "  egui pass:              median {:7.1} us  p99 {:7.1} us  max {:7.1} us",
+        us(percentile(pass, 0.5)),
+        us(percentile(pass, 0.99)),
+        us(pass[n - 1])
+    );
+    println!(
+        "  pass + tessellation:    median {:7.1} us  p99 {:7.1} us  max {:7.1} us",
+        us(percentile(total, 0.5)),
+        us(percentile(total, 0.99)),
+        us(total[n - 1])
+    );
+}
+
+/// A study of a game of at least 200 plies from the shared collection, with a variation (and
+/// a nested one) every ten plies and a comment every five.
+fn annotated_study() -> GameRecord {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/pgn/games/Carlsen.pgn");
+    let bytes = std::fs::read(path).expect("the shared PGN collection sits beside the repository");
+    let mut game = kibitz_engine::read_games(&bytes)
+        .filter_map(Result::ok)
+        .find(|g| g.len() >= 200)
+        .expect("a game of 200 plies");
+    // Only unfinished games are offered for resuming; the benchmark resumes this one.
+    game.set_tag("Result", "*");
+    let main = game.main_line().to_vec();
+    for (i, &id) in main.iter().enumerate().skip(1) {
+        if i % 5 == 0 {
+            game.set_comment(id, "A comment of a few words, as annotators write them.");
+        }
+        if i % 10 == 0 {
+            let parent = main[i - 1];
+            let played = game.node(id).and_then(|n| n.mv());
+            let alternatives: Vec<_> = game
+                .position_at_node(parent)
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| Some(m) != played)
+                .take(2)
+                .collect();
+            for m in alternatives {
+                if let Ok(v) = game.play_at(parent, m) {
+                    let reply = game.position_at_node(v).legal_moves().first().copied();
+                    if let Some(r) = reply
+                        && let Ok(w) = game.play_at(v, r)
+                    {
+                        let nested = game.position_at_node(v).legal_moves().get(1).copied();
+                        if let Some(n) = nested {
+                            let _ = game.play_at(v, n);
+                        }
+                        let _ = w;
+                    }
+                }
+            }
+        }
+    }
+    game
+}
+
 fn main() {
+    study_frames();
+
     let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-{}", std::process::id()));
     let paths = Paths::under(dir.clone());
     let mut game = GameRecord::new();
@@ -58,37 +145,36 @@ fn main() {
     assert!(h.state().is_thinking(), "the engine should be thinking during the measurement");
 
     let frames = 3000;
-    let mut pass = Vec::with_capacity(frames);
-    let mut total = Vec::with_capacity(frames);
-    for _ in 0..frames {
-        let t0 = thread_cpu_time();
-        h.step();
-        let t1 = thread_cpu_time();
-        let output = h.output();
-        let shapes = output.shapes.clone();
-        let ppp = output.pixels_per_point;
-        let primitives = h.ctx.tessellate(shapes, ppp);
-        let t2 = thread_cpu_time();
-        std::hint::black_box(primitives);
-        pass.push(t1 - t0);
-        total.push(t2 - t0);
-    }
+    let measured = measure(&mut h, frames);
     let still_thinking = h.state().is_thinking();
-    pass.sort();
-    total.sort();
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
-    println!("frames: {frames} (engine still thinking at the end: {still_thinking})");
-    println!(
-        "egui pass:              median {:7.1} us  p99 {:7.1} us  max {:7.1} us",
-        us(percentile(&pass, 0.5)),
-        us(percentile(&pass, 0.99)),
-        us(pass[frames - 1])
+    report(
+        &format!("play view, engine thinking ({frames} frames; still thinking at the end: {still_thinking})"),
+        &measured,
     );
-    println!(
-        "pass + tessellation:    median {:7.1} us  p99 {:7.1} us  max {:7.1} us",
-        us(percentile(&total, 0.5)),
-        us(percentile(&total, 0.99)),
-        us(total[frames - 1])
-    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The study view of a 200-ply game with nested variations and comments on screen.
+fn study_frames() {
+    let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-study-{}", std::process::id()));
+    let paths = Paths::under(dir.clone());
+    let game = annotated_study();
+    let plies = game.len();
+    let mut saved = SavedGame::new(&game, Color::White, Level::Strong);
+    saved.study = true;
+    kibitz_engine::write_atomic(&paths.current_game_file(), &saved.to_json()).expect("temp dir is writable");
+    let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None, open: None };
+    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
+    h.run_steps(3);
+    h.get_by_label("Resume").click();
+    h.run_steps(5);
+    assert!(h.state().is_study());
+    // Walk to the middle of the game so that the list shows moves, variations and comments.
+    for _ in 0..100 {
+        h.key_press(egui::Key::ArrowRight);
+        h.step();
+    }
+    let measured = measure(&mut h, 2000);
+    report(&format!("study view, {plies}-ply game with variations and comments (2000 frames)"), &measured);
     let _ = std::fs::remove_dir_all(dir);
 }
