@@ -295,6 +295,12 @@ impl KibitzApp {
                     ));
                 }
                 FileEvent::Database(path) => self.game_list = Some(GameList::open(path)),
+                FileEvent::Partial(game, message) => {
+                    self.open_study(game);
+                    self.notices.push(format!(
+                        "The game is broken; it was read up to the last legal move. {message}"
+                    ));
+                }
                 FileEvent::Opened(_, Err(e)) => {
                     self.notices.push(format!("The game could not be opened: {e}"))
                 }
@@ -854,6 +860,12 @@ impl KibitzApp {
             Some(GameListEvent::Loaded(game)) => {
                 self.game_list = None;
                 self.open_study(*game);
+            }
+            Some(GameListEvent::Partial(game, message)) => {
+                self.game_list = None;
+                self.open_study(*game);
+                self.notices
+                    .push(format!("The game is broken; it was read up to the last legal move. {message}"));
             }
             Some(GameListEvent::Error(e)) => self.notices.push(e),
             Some(GameListEvent::Closed) => self.game_list = None,

@@ -53,6 +53,8 @@ pub enum FileEvent {
     Opened(PathBuf, Result<GameRecord, String>),
     /// The file holds several games: it opens as a game list.
     Database(PathBuf),
+    /// The game is broken: it was read up to its last legal move; the message says where.
+    Partial(GameRecord, String),
     /// A game was written (or failed to be).
     Saved(PathBuf, Result<(), String>),
     /// A write of the user's own data (settings, game in progress) failed.
@@ -168,7 +170,13 @@ fn open_file(path: PathBuf) -> FileEvent {
     }
     let game = match first {
         Some(Ok(game)) => Ok(game),
-        Some(Err(e)) => Err(format!("{}: {e}", path.display())),
+        Some(Err(e)) => {
+            let message = format!("{}: {e}", path.display());
+            match e.partial {
+                Some(partial) => return FileEvent::Partial(*partial, message),
+                None => Err(message),
+            }
+        }
         None => Err(format!("{}: the file holds no game", path.display())),
     };
     FileEvent::Opened(path, game)

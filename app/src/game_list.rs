@@ -30,7 +30,10 @@ const COLUMNS: [(Column, &str, f32); 7] = [
 pub enum GameListEvent {
     /// The selected game was read from the file.
     Loaded(Box<GameRecord>),
-    /// The selected game could not be read; the message names the game, line and column.
+    /// The selected game is broken: it was read up to its last legal move, and the message
+    /// names the game, line and column where it broke.
+    Partial(Box<GameRecord>, String),
+    /// The selected game could not be read at all; the message names the game, line and column.
     Error(String),
     /// The player closed the list.
     Closed,
@@ -245,7 +248,14 @@ impl GameList {
                     self.message = None;
                     return Some(GameListEvent::Loaded(Box::new(record)));
                 }
-                Ok(Err(e)) => format!("Game {} of {}: {e}", game + 1, self.name),
+                Ok(Err(e)) => {
+                    let message = format!("Game {} of {}: {e}", game + 1, self.name);
+                    if let Some(partial) = e.partial {
+                        self.message = Some(message.clone());
+                        return Some(GameListEvent::Partial(partial, message));
+                    }
+                    message
+                }
                 Err(_) => format!("Game {} of {}: the reader failed.", game + 1, self.name),
             };
             self.message = Some(error.clone());

@@ -190,11 +190,12 @@ fn a_broken_game_reports_its_line() {
     h.step();
     step_until(&mut h, "the error", |f| !f.events.is_empty());
     match &h.state().events[0] {
-        GameListEvent::Error(message) => {
+        GameListEvent::Partial(game, message) => {
             assert!(message.contains("line 3"), "{message}");
             assert!(message.contains("Game 1"), "{message}");
+            assert_eq!(game.len(), 6, "read up to the last legal move");
         }
-        other => panic!("expected an error, got {other:?}"),
+        other => panic!("expected a partly read game, got {other:?}"),
     }
     assert!(h.query_by_label_contains("line 3").is_some(), "the panel shows the error");
     // The other game still loads.

@@ -230,3 +230,15 @@ fn a_file_of_several_games_opens_as_a_list() {
     assert!(h.state().is_study());
     assert_eq!(h.state().game().tag("White"), Some("Boris"));
 }
+
+#[test]
+fn a_broken_game_opens_up_to_its_last_legal_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = "[Event \"?\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Ke3 Nf6 *\n";
+    std::fs::write(dir.path().join("game.pgn"), broken).unwrap();
+    let mut h = studied(dir.path(), broken);
+    assert_eq!(h.state().game().san_moves(), ["e4", "e5", "Nf3", "Nc6"]);
+    let notices = h.state().notices().join("\n");
+    assert!(notices.contains("read up to the last legal move") && notices.contains("line 3"), "{notices}");
+    h.run_steps(2);
+}
