@@ -45,6 +45,9 @@ pub enum GameListEvent {
 /// # fn show(ui: &mut egui::Ui, list: &mut kibitz_app::GameList) {
 /// match list.ui(ui) {
 ///     Some(kibitz_app::GameListEvent::Loaded(game)) => println!("{} moves", game.san_moves().len()),
+///     Some(kibitz_app::GameListEvent::Partial(game, message)) => {
+///         eprintln!("{message}; {} moves were read", game.san_moves().len())
+///     }
 ///     Some(kibitz_app::GameListEvent::Error(message)) => eprintln!("{message}"),
 ///     Some(kibitz_app::GameListEvent::Closed) | None => {}
 /// }

@@ -35,8 +35,9 @@ pub fn run(args: &[String]) -> Option<ExitCode> {
 /// The list of subcommands, for `kibitz help`.
 #[must_use]
 pub fn usage() -> String {
-    let mut text =
-        String::from("Usage: kibitz [--screenshot FILE] | kibitz <subcommand> ...\n\nSubcommands:\n");
+    let mut text = String::from(
+        "Usage: kibitz [--screenshot FILE] [GAMES.pgn] | kibitz <subcommand> ...\n\nSubcommands:\n",
+    );
     for (name, summary) in SUBCOMMANDS {
         text.push_str(&format!("  {name:<8} {summary}\n"));
     }
