@@ -1,8 +1,11 @@
 //! Draw offers, claims, resignation and the clock, driven through the app's labels.
 
+mod common;
+
+use common::{new_game, step_until};
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -35,32 +38,6 @@ fn app(root: &Path, settings: &str) -> Harness<'static, KibitzApp> {
     let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(2);
     h
-}
-
-fn step_until(h: &mut Harness<'_, KibitzApp>, what: &str, done: impl Fn(&KibitzApp) -> bool) {
-    let start = Instant::now();
-    while !done(h.state()) {
-        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
-        h.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    h.run_steps(3);
-}
-
-fn new_game(h: &mut Harness<'_, KibitzApp>, color: &str, fen: Option<&str>) {
-    h.get_by_label("New game").click();
-    h.run_steps(3);
-    h.get_by_label(color).click();
-    h.get_by_label("Beginner").click();
-    h.step();
-    if let Some(fen) = fen {
-        h.get_by_label_contains("Start from FEN").focus();
-        h.step();
-        h.get_by_label_contains("Start from FEN").type_text(fen);
-        h.step();
-    }
-    h.get_by_label("Start").click();
-    h.run_steps(3);
 }
 
 fn click(h: &mut Harness<'_, KibitzApp>, label: &str) {

@@ -1,24 +1,17 @@
 //! Kibitz learns from the games it plays: its book moves are updated after the game.
 
+mod common;
+
+use common::NoFiles;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths};
+use kibitz_app::{AppOptions, KibitzApp, Paths};
 use kibitz_engine::{Book, book_key, encode_move};
-
-struct NoFiles;
-
-impl FilePicker for NoFiles {
-    fn open_pgn(&self) -> Option<PathBuf> {
-        None
-    }
-    fn save_pgn(&self, _: &str) -> Option<PathBuf> {
-        None
-    }
-}
 
 #[test]
 fn a_finished_game_updates_the_players_book() {

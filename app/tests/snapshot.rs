@@ -1,23 +1,15 @@
 //! Pixel snapshots of the rendered window (wgpu on Mesa's CPU renderer). Regenerate with
 //! `UPDATE_SNAPSHOTS=1 cargo test -p kibitz --test snapshot` and look at the PNGs.
 
-use std::path::PathBuf;
+mod common;
+
+use common::NoFiles;
+
 use std::sync::Arc;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths};
-
-struct NoFiles;
-
-impl FilePicker for NoFiles {
-    fn open_pgn(&self) -> Option<PathBuf> {
-        None
-    }
-    fn save_pgn(&self, _: &str) -> Option<PathBuf> {
-        None
-    }
-}
+use kibitz_app::{AppOptions, KibitzApp, Paths};
 
 #[test]
 fn start_position_with_a_knight_selected() {

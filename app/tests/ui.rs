@@ -1,5 +1,9 @@
 //! The app driven through its accessible labels, as a player (or a screen reader) would.
 
+mod common;
+
+use common::{new_game, step_until};
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,34 +33,6 @@ fn app(root: &Path) -> Harness<'static, KibitzApp> {
         open: None,
     };
     Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options))
-}
-
-/// Steps frames until `done` holds (the engine works on its own thread meanwhile).
-fn step_until(h: &mut Harness<'_, KibitzApp>, what: &str, done: impl Fn(&KibitzApp) -> bool) {
-    let start = Instant::now();
-    while !done(h.state()) {
-        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
-        h.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    h.step();
-}
-
-/// Starts a game through the "New game" dialog.
-fn new_game(h: &mut Harness<'_, KibitzApp>, color: &str, fen: Option<&str>) {
-    h.get_by_label("New game").click();
-    h.run_steps(3);
-    h.get_by_label(color).click();
-    h.get_by_label("Beginner").click();
-    h.step();
-    if let Some(fen) = fen {
-        h.get_by_label_contains("Start from FEN").focus();
-        h.step();
-        h.get_by_label_contains("Start from FEN").type_text(fen);
-        h.step();
-    }
-    h.get_by_label("Start").click();
-    h.run_steps(3);
 }
 
 fn click_square(h: &mut Harness<'_, KibitzApp>, label: &str) {

@@ -58,6 +58,14 @@ fn terms(board: &Board, color: Color, attack: KingAttack) -> Tapered {
     pawn_structure(board, color) + pieces(board, color) + king_safety(board, color, attack)
 }
 
+/// The board of a FEN, for the evaluation terms' tests.
+#[cfg(test)]
+fn test_board(fen: &str) -> shakmaty::Board {
+    let fen: shakmaty::fen::Fen = fen.parse().expect("test FEN parses");
+    let pos: Chess = fen.into_position(shakmaty::CastlingMode::Standard).expect("test FEN is legal");
+    pos.board().clone()
+}
+
 #[cfg(test)]
 mod tests {
     use shakmaty::{CastlingMode, Chess, EnPassantMode, PositionError, fen::Fen};

@@ -70,15 +70,10 @@ impl KingAttack {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
     use super::*;
 
-    fn board(fen: &str) -> Board {
-        let fen: Fen = fen.parse().expect("test FEN parses");
-        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("test FEN is legal");
-        pos.board().clone()
-    }
+    use crate::eval::test_board as board;
 
     #[test]
     fn a_king_with_a_pawn_shield_is_safer() {

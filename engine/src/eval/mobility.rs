@@ -42,15 +42,10 @@ pub fn mobility(board: &Board, us: Color) -> (Tapered, KingAttack) {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
     use super::*;
 
-    fn board(fen: &str) -> Board {
-        let fen: Fen = fen.parse().expect("test FEN parses");
-        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("test FEN is legal");
-        pos.board().clone()
-    }
+    use crate::eval::test_board as board;
 
     #[test]
     fn a_central_knight_is_more_mobile_than_a_cornered_one() {

@@ -54,15 +54,10 @@ pub fn count(squares: Bitboard) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
     use super::*;
 
-    fn board(fen: &str) -> Board {
-        let fen: Fen = fen.parse().expect("test FEN parses");
-        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("test FEN is legal");
-        pos.board().clone()
-    }
+    use crate::eval::test_board as board;
 
     #[test]
     fn passed_pawn_on_the_sixth_beats_one_on_the_third() {

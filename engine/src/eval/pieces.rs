@@ -38,15 +38,10 @@ fn rook_files(board: &Board, us: Color) -> Tapered {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
     use super::*;
 
-    fn board(fen: &str) -> Board {
-        let fen: Fen = fen.parse().expect("test FEN parses");
-        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("test FEN is legal");
-        pos.board().clone()
-    }
+    use crate::eval::test_board as board;
 
     #[test]
     fn two_bishops_on_different_colours_make_a_pair() {
