@@ -32,7 +32,8 @@ fn main() -> ExitCode {
             other => return usage(&format!("unknown argument {other}")),
         }
     }
-    let (settings, _) = Settings::load(&options.paths.settings_file());
+    // Only a peek: the app loads the settings itself and reports a damaged file.
+    let settings = Settings::peek(&options.paths.settings_file()).unwrap_or_default();
     let viewport = egui::ViewportBuilder::default()
         .with_title("Kibitz")
         .with_app_id("io.github.kibitz.Kibitz")

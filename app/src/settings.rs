@@ -90,6 +90,15 @@ impl Settings {
         }
     }
 
+    /// Reads the settings without touching the file: `None` when it is missing or damaged.
+    /// For the window size before the app starts; [`Settings::load`] reports and keeps a
+    /// damaged file when the app starts.
+    #[must_use]
+    pub fn peek(path: &Path) -> Option<Settings> {
+        let bytes = fs::read(path).ok()?;
+        serde_json::from_slice::<Settings>(&bytes).ok().map(Settings::sanitized)
+    }
+
     /// The settings as pretty JSON.
     #[must_use]
     pub fn to_json(&self) -> Vec<u8> {
@@ -128,6 +137,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("settings.json");
         fs::write(&path, "{\"flipped\": tru").unwrap();
+        assert_eq!(Settings::peek(&path), None);
+        assert!(path.exists(), "peeking leaves the file for load to report");
         let (s, notice) = Settings::load(&path);
         assert_eq!(s, Settings::default());
         assert!(notice.unwrap().contains("damaged"));
