@@ -9,7 +9,7 @@ use egui::{
 };
 use shakmaty::fen::{Fen, LossyFenError};
 
-use crate::board_geometry::{Geometry, UV};
+use crate::board_geometry::{Geometry, UV, role_name};
 use shakmaty::{
     Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Piece,
     Position, PositionError, PositionErrorKinds, Rank, Role, Setup, Square,
@@ -446,15 +446,7 @@ fn color_name(color: Color) -> &'static str {
 
 /// "White queen", "Black pawn".
 fn piece_name(piece: Piece) -> String {
-    let role = match piece.role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    };
-    format!("{} {role}", color_name(piece.color))
+    format!("{} {}", color_name(piece.color), role_name(piece.role))
 }
 
 /// One palette button: the piece's picture, framed when selected.

@@ -24,8 +24,8 @@ impl FilePicker for Files {
     }
 }
 
-fn studied(root: &Path, pgn: &str) -> Harness<'static, KibitzApp> {
-    std::fs::write(root.join("game.pgn"), pgn).unwrap();
+/// The app with its files in `root`.
+fn app(root: &Path) -> Harness<'static, KibitzApp> {
     let options = AppOptions {
         paths: Paths::under(root.to_path_buf()),
         picker: Arc::new(Files(root.to_path_buf())),
@@ -34,6 +34,12 @@ fn studied(root: &Path, pgn: &str) -> Harness<'static, KibitzApp> {
     };
     let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(2);
+    h
+}
+
+fn studied(root: &Path, pgn: &str) -> Harness<'static, KibitzApp> {
+    std::fs::write(root.join("game.pgn"), pgn).unwrap();
+    let mut h = app(root);
     h.get_by_label("Open game").click();
     let start = Instant::now();
     while !h.state().is_study() {
@@ -200,14 +206,7 @@ fn a_file_of_several_games_opens_as_a_list() {
         ));
     }
     std::fs::write(dir.path().join("game.pgn"), pgn).unwrap();
-    let options = AppOptions {
-        paths: Paths::under(dir.path().to_path_buf()),
-        picker: Arc::new(Files(dir.path().to_path_buf())),
-        screenshot: None,
-        open: None,
-    };
-    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
-    h.run_steps(2);
+    let mut h = app(dir.path());
     h.get_by_label("Open game").click();
     let start = Instant::now();
     while h.query_by_label_contains("Boris - X").is_none() {
