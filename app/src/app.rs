@@ -273,6 +273,17 @@ impl KibitzApp {
                         thinking.search = None;
                     }
                 }
+                Event::PostBook { id, check } => {
+                    if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
+                        let root = &thinking.root;
+                        let san = |m: Move| shakmaty::san::San::from_move(root, m).to_string();
+                        let explained = check.describe(san);
+                        thinking.line = Some(match thinking.line.take() {
+                            Some(line) => format!("{line}\n{explained}"),
+                            None => explained,
+                        });
+                    }
+                }
                 Event::BestMove { id, best, .. } => {
                     if let Some(thinking) = self.thinking.take_if(|t| t.id == id) {
                         self.learning.engine_moved(self.game.len(), thinking.search);

@@ -32,8 +32,8 @@ pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
 pub use book::{
     Book, BookBuilder, BookEntry, BookError, BookMode, BookSettings, BuildJob, BuildOptions, BuildProgress,
     Candidate, Choice, CraftyWeights, Exclusion, Group, LearnFlags, LearnReport, LearnedPosition, NagImport,
-    Outcome, PlayedGame, PositionTable, PostBook, PostBookAdvice, PostBookStats, RandomType, Stats, book_key,
-    decode_move, encode_move, move_code_text, nag_value,
+    Outcome, PREFER_MARGIN, PlayedGame, PositionTable, PostBook, PostBookAdvice, PostBookStats, PreferCheck,
+    RandomType, Stats, book_key, decode_move, encode_move, move_code_text, nag_value,
 };
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
 pub use database::{Column, GameHeader, GameIndex, IndexJob, IndexProgress};

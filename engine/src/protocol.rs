@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move};
 
-use crate::{Book, BookSettings, Choice, PositionTable, PostBook, Score, ScoreBound, SearchLimits};
+use crate::{
+    Book, BookSettings, Choice, PositionTable, PostBook, PreferCheck, Score, ScoreBound, SearchLimits,
+};
 
 /// A request to the engine thread.
 #[derive(Clone, Debug)]
@@ -47,10 +49,12 @@ pub enum Command {
         seed: Option<u64>,
     },
     /// Use what Kibitz learned from its earlier games (or nothing, `None`). The learned
-    /// positions seed the transposition table at the start of every search; the PostBook's
-    /// "avoid" moves are left out of the root moves of searches that are not analysis (as
-    /// for the book, see `SetBook`) once the book has no move, unless no other legal move
-    /// remains.
+    /// positions seed the transposition table at the start of every search. In searches that
+    /// are not analysis (as for the book, see `SetBook`), once the book has no move, the
+    /// PostBook's "avoid" moves are left out of the root moves (unless no other legal move
+    /// remains), and its preferred move is played when the search scores it within
+    /// [`PREFER_MARGIN`](crate::PREFER_MARGIN) of its own best (reported as
+    /// [`Event::PostBook`]).
     SetLearning {
         /// Crafty's position learning: positions where Kibitz's score dropped sharply.
         positions: Option<Arc<PositionTable>>,
@@ -116,6 +120,14 @@ pub enum Event {
         id: u64,
         /// The move, every candidate with its probability, and why others were excluded.
         choice: Choice,
+    },
+    /// The PostBook preferred a move and the search judged it; sent before the `BestMove`,
+    /// which carries the preferred move when `check.played`.
+    PostBook {
+        /// The `id` of the `Go` this belongs to.
+        id: u64,
+        /// The preferred move, both scores and the decision.
+        check: PreferCheck,
     },
     /// The root move being searched, reported once a search has run for a second.
     CurrMove {

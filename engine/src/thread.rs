@@ -13,8 +13,13 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use shakmaty::{Chess, Move, Position};
 
-use crate::search::{Engine, Listener, position_hash};
-use crate::{Book, BookSettings, Command, Event, PositionTable, PostBook, SearchInfo, SearchLimits};
+use crate::search::{Engine, Listener, SearchOutcome, position_hash};
+use crate::{
+    Book, BookSettings, Command, Event, PositionTable, PostBook, PreferCheck, SearchInfo, SearchLimits,
+};
+
+/// The least time a timed search spends checking the PostBook's preferred move.
+const VERIFY_MIN_TIME: Duration = Duration::from_millis(20);
 
 /// What travels from the handle to the thread.
 enum Request {
@@ -134,7 +139,8 @@ struct Worker {
     book: Option<(Arc<Book>, BookSettings)>,
     /// Learned positions that seed the transposition table before each search.
     positions: Option<Arc<PositionTable>>,
-    /// The PostBook, whose "avoid" moves are left out after the book.
+    /// The PostBook, whose "avoid" moves are left out after the book and whose preferred
+    /// move is played when the search finds it good enough.
     postbook: Option<Arc<PostBook>>,
     rng: StdRng,
 }
@@ -227,6 +233,7 @@ impl Worker {
             !limits.infinite && !limits.ponder && limits.searchmoves.is_empty() && limits.mate.is_none();
         // Out of book, never into a move the book forbids nor one the PostBook advises against.
         let mut avoid = Vec::new();
+        let mut preferred = None;
         if playing {
             if let Some((book, settings)) = &self.book {
                 match book.choose(&pos, settings, &mut self.rng) {
@@ -253,6 +260,7 @@ impl Worker {
                 && let Some(postbook) = &self.postbook
             {
                 avoid.extend(postbook.avoid(&pos));
+                preferred = postbook.preferred(&pos).filter(|(m, _)| !avoid.contains(m));
             }
         }
         if !avoid.is_empty() {
@@ -260,6 +268,14 @@ impl Worker {
             if !allowed.is_empty() {
                 limits.searchmoves = allowed;
             }
+        }
+        // A fixed time per move is shared: two thirds for the search, the rest for checking
+        // the PostBook's preferred move.
+        let movetime = limits.movetime;
+        if preferred.is_some()
+            && let Some(time) = movetime
+        {
+            limits.movetime = Some(time * 2 / 3);
         }
         if let Some(positions) = &self.positions {
             self.engine.seed(positions.entries());
@@ -270,11 +286,43 @@ impl Worker {
         let searched = catch_unwind(AssertUnwindSafe(|| {
             engine.search_pondering(&pos, &history, limits, stop, pondering, &mut listener)
         }));
-        let (best, ponder, nodes) = match searched {
-            Ok(outcome) => (outcome.best, outcome.ponder, outcome.nodes),
+        let outcome = searched.unwrap_or_else(|_| {
             // A bug in the search must not take the thread down: play any legal move.
-            Err(_) => (pos.legal_moves().first().copied(), None, 0),
-        };
+            SearchOutcome {
+                best: pos.legal_moves().first().copied(),
+                ponder: None,
+                info: None,
+                nodes: 0,
+                time: started.elapsed(),
+            }
+        });
+        let (mut best, mut ponder, mut nodes) = (outcome.best, outcome.ponder, outcome.nodes);
+        if let (Some((preferred, stats)), Some(search_best), Some(info)) = (preferred, best, outcome.info) {
+            let verified = if preferred == search_best {
+                None
+            } else {
+                let spent = started.elapsed();
+                let time = match movetime {
+                    Some(time) => Some(time.saturating_sub(spent)),
+                    None if limits.wtime.is_some() || limits.btime.is_some() => Some(spent / 2),
+                    None => None,
+                };
+                self.verify(&pos, &history, limits, stop, preferred, info.depth, time)
+            };
+            let score = verified.as_ref().and_then(|v| v.info.as_ref()).map(|i| i.score);
+            let check = PreferCheck::decide(preferred, stats, search_best, info.score, score);
+            if let Some(verified) = verified {
+                nodes += verified.nodes;
+                if check.played {
+                    // The preferred move's own line last, so that the final report matches the move.
+                    if let Some(line) = verified.info {
+                        self.emit(Event::Info { id, info: line });
+                    }
+                    (best, ponder) = (Some(preferred), verified.ponder);
+                }
+            }
+            self.emit(Event::PostBook { id, check });
+        }
         // UCI wants the best move of an infinite or pondering search only once it is
         // stopped (or, when pondering, once the ponder move is played).
         while !stop.load(Ordering::Relaxed) && (limits.infinite || pondering.load(Ordering::Relaxed)) {
@@ -284,6 +332,43 @@ impl Worker {
             }
         }
         self.emit(Event::BestMove { id, best, ponder, nodes, time: started.elapsed() });
+    }
+
+    /// Searches only the PostBook's preferred move `m`, as deep as the normal search went
+    /// (`depth`), silently, within `time` if given (at least [`VERIFY_MIN_TIME`]): the rest of
+    /// a fixed time per move, or half the time the normal search took from a clock. `None`
+    /// when the search is stopped, or when the check does not complete `depth` in time: an
+    /// unverified move is not played.
+    #[allow(clippy::too_many_arguments)]
+    fn verify(
+        &mut self,
+        pos: &Chess,
+        history: &[u64],
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        m: Move,
+        depth: u32,
+        time: Option<Duration>,
+    ) -> Option<SearchOutcome> {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let verify = SearchLimits {
+            depth: Some(depth),
+            nodes: limits.nodes,
+            movetime: time.map(|t| t.max(VERIFY_MIN_TIME)),
+            searchmoves: vec![m],
+            move_overhead: limits.move_overhead,
+            ..SearchLimits::default()
+        };
+        let not_pondering = AtomicBool::new(false);
+        let engine = &mut self.engine;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            engine.search_pondering(pos, history, &verify, stop, &not_pondering, &mut |_: &SearchInfo| {})
+        }))
+        .ok()?;
+        let complete = outcome.best == Some(m) && outcome.info.as_ref().is_some_and(|i| i.depth >= depth);
+        complete.then_some(outcome)
     }
 }
 

@@ -274,6 +274,7 @@ fn print_events(handle: &EngineHandle, done: &AtomicBool, answered: &AtomicU64) 
                     .collect();
                 say(&format!("info string book move {} from {}", uci_move(choice.mv), candidates.join(", ")));
             }
+            Some(Event::PostBook { check, .. }) => say(&format!("info string {}", check.describe(uci_move))),
             Some(Event::CurrMove { depth, currmove, number, .. }) => {
                 say(&format!("info depth {depth} currmove {} currmovenumber {number}", uci_move(currmove)));
             }

@@ -286,6 +286,11 @@ impl Session {
                     say(&format!("# book move {}", choice.mv.to_uci(CastlingMode::Standard)));
                 }
             }
+            Event::PostBook { check, .. } => {
+                if self.post {
+                    say(&format!("# {}", check.describe(|m| m.to_uci(CastlingMode::Standard).to_string())));
+                }
+            }
             Event::BestMove { id, best, ponder, .. } => {
                 if self.activity != Activity::Thinking(id) {
                     return;

@@ -29,7 +29,7 @@ pub use key::{book_key, decode_move, encode_move, move_code_text};
 pub use learn::{LearnFlags, LearnReport, PlayedGame};
 pub use nags::{NagImport, nag_value};
 pub use positions::{LearnedPosition, PositionTable};
-pub use postbook::{PostBook, PostBookAdvice, PostBookStats};
+pub use postbook::{PREFER_MARGIN, PostBook, PostBookAdvice, PostBookStats, PreferCheck};
 pub use stats::{Outcome, Stats};
 
 use shakmaty::{Chess, Move};

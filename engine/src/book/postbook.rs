@@ -6,6 +6,7 @@ use std::path::Path;
 
 use shakmaty::{Chess, Move};
 
+use crate::Score;
 use crate::book::learn::MOVES_AFTER_BOOK;
 use crate::book::{Book, BookError, PlayedGame, Stats, book_key, decode_move, encode_move};
 use crate::write_atomic;
@@ -26,6 +27,10 @@ impl PostBookStats {
         if self.stats.games == 0 { 0 } else { self.score_sum / i64::from(self.stats.games) }
     }
 }
+
+/// How far below the search's best score (centipawns) the PostBook's preferred move may
+/// score and still be played: within it the game history decides, beyond it the search.
+pub const PREFER_MARGIN: i32 = 20;
 
 /// What to do with a PostBook move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,14 +133,26 @@ impl PostBook {
     /// The move with the best history, if one is good enough (Terra: no randomness).
     #[must_use]
     pub fn best(&self, pos: &Chess) -> Option<Move> {
+        self.preferred(pos).map(|(m, _)| m)
+    }
+
+    /// The move with the best history and its statistics, if one is good enough: the move
+    /// the engine plays after the book unless its search finds it clearly worse (see
+    /// [`PreferCheck`]).
+    #[must_use]
+    pub fn preferred(&self, pos: &Chess) -> Option<(Move, PostBookStats)> {
         self.advice(pos)
             .into_iter()
             .filter(|(_, _, a)| *a == PostBookAdvice::Prefer)
             .max_by(|a, b| {
                 let pct = |s: &PostBookStats| s.stats.win_pct().unwrap_or(0.0);
-                pct(&a.1).total_cmp(&pct(&b.1)).then(a.1.average_score().cmp(&b.1.average_score()))
+                pct(&a.1)
+                    .total_cmp(&pct(&b.1))
+                    .then(a.1.average_score().cmp(&b.1.average_score()))
+                    // Equal histories: the lower move code, so that the choice is stable.
+                    .then(encode_move(b.0).cmp(&encode_move(a.0)))
             })
-            .map(|(m, _, _)| m)
+            .map(|(m, s, _)| (m, s))
     }
 
     /// Moves the search should avoid in this position.
@@ -195,6 +212,88 @@ impl PostBook {
     pub fn save(&self, path: &Path) -> Result<(), BookError> {
         write_atomic(path, self.to_text().as_bytes())?;
         Ok(())
+    }
+}
+
+/// How the search judged the PostBook's preferred move in one position: the move is played
+/// when the search chose it anyway, or when a search restricted to it scores within
+/// [`PREFER_MARGIN`] of the search's best move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreferCheck {
+    /// The move the PostBook prefers.
+    pub preferred: Move,
+    /// Its history.
+    pub stats: PostBookStats,
+    /// The move the normal search chose.
+    pub search_best: Move,
+    /// The normal search's score, for the side to move.
+    pub best_score: Score,
+    /// The preferred move's score from a search restricted to it, at least as deep as the
+    /// normal search; `None` when that search was stopped or ran out of time first (or was
+    /// not needed because the search chose the preferred move itself).
+    pub preferred_score: Option<Score>,
+    /// Whether the preferred move is played.
+    pub played: bool,
+}
+
+impl PreferCheck {
+    /// Decides from the two scores: the preferred move is played when it is the search's
+    /// own choice or its score is at most [`PREFER_MARGIN`] centipawns below the best.
+    #[must_use]
+    pub fn decide(
+        preferred: Move,
+        stats: PostBookStats,
+        search_best: Move,
+        best_score: Score,
+        preferred_score: Option<Score>,
+    ) -> PreferCheck {
+        let played = preferred == search_best
+            || preferred_score.is_some_and(|s| {
+                crate::policy::score_cp(s)
+                    >= crate::policy::score_cp(best_score).saturating_sub(PREFER_MARGIN)
+            });
+        PreferCheck { preferred, stats, search_best, best_score, preferred_score, played }
+    }
+
+    /// One sentence for the player, with moves named by `name` (SAN in the app, UCI
+    /// notation in the protocols).
+    ///
+    /// ```
+    /// use kibitz_engine::{GameRecord, PostBookStats, PreferCheck, Score, Stats};
+    /// let game = GameRecord::new();
+    /// let (e4, d4) = (game.parse_move("e4").unwrap(), game.parse_move("d4").unwrap());
+    /// let stats = PostBookStats { stats: Stats { games: 3, wins: 2, draws: 1, losses: 0 }, score_sum: 90 };
+    /// let check = PreferCheck::decide(e4, stats, d4, Score::Cp(40), Some(Score::Cp(-60)));
+    /// assert!(!check.played);
+    /// let name = |m: shakmaty::Move| m.to_string();
+    /// assert!(check.describe(name).contains("100 cp worse"), "{}", check.describe(name));
+    /// ```
+    #[must_use]
+    pub fn describe(&self, name: impl Fn(Move) -> String) -> String {
+        let s = self.stats.stats;
+        let history = format!(
+            "PostBook prefers {} ({} games, {:.0}%)",
+            name(self.preferred),
+            s.games,
+            s.win_pct().unwrap_or(0.0)
+        );
+        if self.preferred == self.search_best {
+            return format!("{history}: the search's choice too, played");
+        }
+        let best = format!("{} ({})", name(self.search_best), self.best_score);
+        match self.preferred_score {
+            None => format!("{history}: not verified in time, {best} played instead"),
+            Some(score) => {
+                let worse = crate::policy::score_cp(self.best_score) - crate::policy::score_cp(score);
+                if self.played {
+                    format!("{history}: {score}, within {PREFER_MARGIN} cp of the search's {best}, played")
+                } else {
+                    format!(
+                        "{history}: {score}, {worse} cp worse than the search's {best} (margin {PREFER_MARGIN}), not played"
+                    )
+                }
+            }
+        }
     }
 }
 
