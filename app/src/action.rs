@@ -65,6 +65,14 @@ pub enum Action {
     SetPolicy(kibitz_engine::policy::PolicySettings),
     /// Close the draw and resign settings.
     ClosePolicySettings,
+    /// Open the learning and book settings.
+    ShowLearningSettings,
+    /// Use these learning and book settings from now on.
+    SetLearning(crate::learning_settings::LearningChoices),
+    /// Forget everything Kibitz learned (confirmed by the player).
+    ClearLearned,
+    /// Close the learning and book settings.
+    CloseLearningSettings,
     /// Play a move typed by the player.
     PlayText(String),
     /// Resume the game saved at the last run.

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
 use kibitz_engine::{
-    BookSettings, Choice, Command, Ending, EngineHandle, Event, GameRecord, Level, Nag, NodeId, SearchInfo,
+    Choice, Command, Ending, EngineHandle, Event, GameRecord, LearnFlags, Level, Nag, NodeId, SearchInfo,
     Termination, pgn_date_today, write_pgn,
 };
 use shakmaty::fen::Fen;
@@ -22,6 +22,7 @@ use crate::conduct::Conduct;
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
 use crate::game_list::{GameList, GameListEvent};
 use crate::learning::Learning;
+use crate::learning_settings::{LearningChoices, LearningDialog, LearningDialogResult};
 use crate::move_tree::{KEY_NAGS, navigate};
 use crate::new_game::NewGameDialog;
 use crate::paths::Paths;
@@ -102,6 +103,7 @@ pub struct KibitzApp {
     conduct: Conduct,
     clock_dialog: Option<ClockDialog>,
     policy_dialog: Option<PolicyDialog>,
+    learning_dialog: Option<LearningDialog>,
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
@@ -136,13 +138,9 @@ impl KibitzApp {
 
         let repaint = ctx.clone();
         let engine = EngineHandle::spawn(move || repaint.request_repaint());
-        let (learning, notice) = Learning::load(&paths, settings.own_book, settings.learn);
+        let (learning, notice) = Learning::load(&paths, &settings);
         notices.extend(notice);
-        engine.send(Command::SetBook {
-            book: learning.book(),
-            settings: BookSettings::default(),
-            seed: None,
-        });
+        engine.send(Command::SetBook { book: learning.book(), settings: settings.book, seed: None });
         engine.send(learning.command());
         let repaint = ctx.clone();
         let files = Files::new(picker, Arc::new(move || repaint.request_repaint()));
@@ -189,6 +187,7 @@ impl KibitzApp {
             conduct,
             clock_dialog: None,
             policy_dialog: None,
+            learning_dialog: None,
             learning,
             files,
             pieces: None,
@@ -544,6 +543,36 @@ impl KibitzApp {
                 self.notices.push("The new draw and resign settings apply from the next game.".into());
             }
             Action::ClosePolicySettings => self.policy_dialog = None,
+            Action::ShowLearningSettings => {
+                let s = &self.settings;
+                let choices = LearningChoices {
+                    own_book: s.own_book,
+                    flags: LearnFlags::from_bits(s.learn),
+                    postbook: s.postbook,
+                    book: s.book,
+                };
+                self.learning_dialog = Some(LearningDialog::new(choices, self.learning.summary()));
+            }
+            Action::SetLearning(choices) => {
+                self.settings.own_book = choices.own_book;
+                self.settings.learn = choices.flags.bits();
+                self.settings.postbook = choices.postbook;
+                self.settings.book = choices.book.sanitized();
+                self.learning.configure(&self.settings);
+                self.send_learning();
+                self.learning_dialog = None;
+            }
+            Action::ClearLearned => {
+                for (path, bytes) in self.learning.clear() {
+                    self.files.write(path, bytes);
+                }
+                self.send_learning();
+                if let Some(dialog) = self.learning_dialog.as_mut() {
+                    dialog.summary = self.learning.summary();
+                }
+                self.notices.push("Kibitz forgot everything it had learned from its games.".into());
+            }
+            Action::CloseLearningSettings => self.learning_dialog = None,
             Action::SetUpPosition => {
                 let mut editor = BoardEditor::new(self.game.position_at_node(self.current()));
                 editor.set_flipped(self.board.flipped);
@@ -674,6 +703,7 @@ impl KibitzApp {
             || self.new_game.is_some()
             || self.clock_dialog.is_some()
             || self.policy_dialog.is_some()
+            || self.learning_dialog.is_some()
             || self.conduct.confirm_resign;
         if self.study {
             return !blocked;
@@ -758,6 +788,16 @@ impl KibitzApp {
                 }
             }
         });
+    }
+
+    /// Gives the engine the book to play from, how it chooses, and what was learned.
+    fn send_learning(&self) {
+        self.engine.send(Command::SetBook {
+            book: self.learning.book(),
+            settings: self.settings.book,
+            seed: None,
+        });
+        self.engine.send(self.learning.command());
     }
 
     /// Saves settings that changed, at most once a second.
@@ -917,6 +957,13 @@ impl KibitzApp {
                 PolicyDialogResult::Cancel => actions.push(Action::ClosePolicySettings),
                 PolicyDialogResult::Apply(policy) => actions.push(Action::SetPolicy(policy)),
             }
+        } else if let Some(dialog) = self.learning_dialog.as_mut() {
+            match dialog.ui(&ctx) {
+                LearningDialogResult::Open => {}
+                LearningDialogResult::Cancel => actions.push(Action::CloseLearningSettings),
+                LearningDialogResult::Apply(choices) => actions.push(Action::SetLearning(choices)),
+                LearningDialogResult::Clear => actions.push(Action::ClearLearned),
+            }
         } else if self.conduct.confirm_resign {
             confirm_resign_ui(&ctx, &mut actions);
         } else if self.game_over_open {
@@ -953,19 +1000,12 @@ impl KibitzApp {
             crate::prompts::keys_ui(&ctx, &mut self.keys_help);
         }
         if self.game_finished()
-            && let Some(learned) = self.learning.after_game(&self.game, !self.human)
+            && let Some(learned) = self.learning.after_game(&self.game, !self.human, &self.settings.book)
         {
             for (path, bytes) in learned.files {
                 self.files.write(path, bytes);
             }
-            if let Some(book) = learned.book {
-                self.engine.send(Command::SetBook {
-                    book: Some(book),
-                    settings: BookSettings::default(),
-                    seed: None,
-                });
-            }
-            self.engine.send(self.learning.command());
+            self.send_learning();
         }
         self.persist_settings(&ctx);
         self.take_screenshot(&ctx);

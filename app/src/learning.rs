@@ -11,6 +11,7 @@ use kibitz_engine::{
 use shakmaty::Color;
 
 use crate::paths::Paths;
+use crate::settings::Settings;
 
 /// Kibitz's default book, built from public master games (see `books/README.md`).
 const DEFAULT_BOOK: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../books/kibitz.kbook"));
@@ -18,14 +19,22 @@ const DEFAULT_BOOK: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "
 /// The book, the learned positions, the PostBook, and the current game's record of Kibitz's
 /// searches.
 pub struct Learning {
+    /// The player's copy of the book (or the default one), loaded whether or not Kibitz plays
+    /// from it, so that the switch takes effect at once.
     book: Option<Arc<Book>>,
-    /// Positions where Kibitz's score dropped sharply; empty unless position learning is on.
+    /// Whether Kibitz plays from its book (and learns into it).
+    own_book: bool,
+    /// Positions where Kibitz's score dropped sharply; used and learned only with position
+    /// learning on.
     positions: Arc<PositionTable>,
-    /// Kibitz's first moves after the book and how they fared; empty unless book learning is on.
+    /// Kibitz's first moves after the book and how they fared; used and learned only with
+    /// book learning and the PostBook on.
     postbook: Arc<PostBook>,
     /// Where the book, the positions and the PostBook are saved.
     files: LearningFiles,
     flags: LearnFlags,
+    /// Whether the PostBook is on (with book learning).
+    use_postbook: bool,
     /// Per ply: Kibitz's score (centipawns, its side) and depth where it searched.
     scores: Vec<Option<(i32, u8)>>,
     /// Whether Kibitz played a move in this game (opened games teach nothing).
@@ -33,22 +42,30 @@ pub struct Learning {
     learned: bool,
 }
 
+/// How much Kibitz has learned, for the settings panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LearnedSummary {
+    /// Book moves with learned results or flagged "never play again".
+    pub book_moves: usize,
+    /// Learned positions.
+    pub positions: usize,
+    /// Moves in the PostBook.
+    pub postbook_moves: usize,
+}
+
 impl Learning {
-    /// Loads the player's book (or the default one the first time), and the learned positions
-    /// and PostBook when position and book learning are on. A damaged file is kept beside as
-    /// `.bad`, with a notice; the default book, or nothing learned, is used instead.
+    /// Loads the player's book (or the default one the first time), the learned positions
+    /// and the PostBook; the settings say which of them are used. A damaged file is kept
+    /// beside as `.bad`, with a notice; the default book, or nothing learned, is used instead.
     #[must_use]
-    pub fn load(paths: &Paths, own_book: bool, learn_bits: u8) -> (Learning, Vec<String>) {
-        let flags = LearnFlags::from_bits(learn_bits);
+    pub fn load(paths: &Paths, settings: &Settings) -> (Learning, Vec<String>) {
         let files = LearningFiles {
             book: paths.book_file(),
             positions: paths.positions_file(),
             postbook: paths.postbook_file(),
         };
         let mut notices = Vec::new();
-        let book = if !own_book {
-            None
-        } else if files.book.exists() {
+        let book = if files.book.exists() {
             match Book::load(&files.book) {
                 Ok(book) => Some(book),
                 Err(e) => {
@@ -64,7 +81,7 @@ impl Learning {
             Book::from_bytes(DEFAULT_BOOK).ok()
         };
         let mut positions = PositionTable::default();
-        if flags.position && files.positions.exists() {
+        if files.positions.exists() {
             match PositionTable::load(&files.positions, positions.capacity()) {
                 Ok(table) => positions = table,
                 Err(e) => {
@@ -77,7 +94,7 @@ impl Learning {
             }
         }
         let mut postbook = PostBook::new();
-        if flags.book && files.postbook.exists() {
+        if files.postbook.exists() {
             match PostBook::load(&files.postbook) {
                 Ok(loaded) => postbook = loaded,
                 Err(e) => {
@@ -89,32 +106,85 @@ impl Learning {
                 }
             }
         }
-        let learning = Learning {
+        let mut learning = Learning {
             book: book.map(Arc::new),
+            own_book: true,
             positions: Arc::new(positions),
             postbook: Arc::new(postbook),
             files,
-            flags,
+            flags: LearnFlags::default(),
+            use_postbook: true,
             scores: Vec::new(),
             engine_played: false,
             learned: false,
         };
+        learning.configure(settings);
         (learning, notices)
     }
 
-    /// The book to play from.
+    /// Takes the player's switches from the settings: whether Kibitz plays from its book,
+    /// which kinds of learning are on and whether the PostBook is used. Send
+    /// [`Learning::command`] and the book to the engine afterwards.
+    pub fn configure(&mut self, settings: &Settings) {
+        self.own_book = settings.own_book;
+        self.flags = LearnFlags::from_bits(settings.learn);
+        self.use_postbook = settings.postbook;
+    }
+
+    /// Whether the PostBook is used and learned: book learning and the PostBook both on.
+    fn postbook_on(&self) -> bool {
+        self.flags.book && self.use_postbook
+    }
+
+    /// How much has been learned so far.
+    #[must_use]
+    pub fn summary(&self) -> LearnedSummary {
+        let book_moves = self
+            .book
+            .as_deref()
+            .map_or(0, |book| book.entries().iter().filter(|e| e.learned.games > 0 || e.never_play).count());
+        LearnedSummary { book_moves, positions: self.positions.len(), postbook_moves: self.postbook.len() }
+    }
+
+    /// Forgets everything learned (Crafty's `import ... clear`, and deleting Terra's
+    /// PostBook): the book's learned statistics, scores and "never play again" flags, the
+    /// learned positions and the PostBook. The book's own statistics and the player's values
+    /// stay. Returns the files to write (atomically, through the app's writer, after any
+    /// writes still pending); then send the book and [`Learning::command`] to the engine.
+    pub fn clear(&mut self) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files = Vec::new();
+        let learned = self.summary().book_moves > 0;
+        if let Some(book) = self.book.as_mut()
+            && (learned || self.files.book.exists())
+        {
+            Arc::make_mut(book).clear_learning();
+            files.push((self.files.book.clone(), book.to_bytes()));
+        }
+        if !self.positions.is_empty() || self.files.positions.exists() {
+            Arc::make_mut(&mut self.positions).clear();
+            files.push((self.files.positions.clone(), self.positions.to_bytes()));
+        }
+        if !self.postbook.is_empty() || self.files.postbook.exists() {
+            Arc::make_mut(&mut self.postbook).clear();
+            files.push((self.files.postbook.clone(), self.postbook.to_text().into_bytes()));
+        }
+        files
+    }
+
+    /// The book to play from: `None` when Kibitz is set not to play from its book.
     #[must_use]
     pub fn book(&self) -> Option<Arc<Book>> {
-        self.book.clone()
+        if self.own_book { self.book.clone() } else { None }
     }
 
     /// The command that gives the engine what was learned: the learned positions (when
-    /// position learning is on) and the PostBook (when book learning is on), if not empty.
+    /// position learning is on) and the PostBook (when book learning and the PostBook are on),
+    /// if not empty.
     #[must_use]
     pub fn command(&self) -> Command {
         let positions =
             (self.flags.position && !self.positions.is_empty()).then(|| Arc::clone(&self.positions));
-        let postbook = (self.flags.book && !self.postbook.is_empty()).then(|| Arc::clone(&self.postbook));
+        let postbook = (self.postbook_on() && !self.postbook.is_empty()).then(|| Arc::clone(&self.postbook));
         Command::SetLearning { positions, postbook }
     }
 
@@ -141,19 +211,27 @@ impl Learning {
         self.learned = false;
     }
 
-    /// Learns from a finished game once: the book, the PostBook (book learning) and the
-    /// learned positions (position learning), as the learning bits say. Returns what changed,
-    /// with the files to write, when anything was learned.
-    pub fn after_game(&mut self, game: &GameRecord, engine: Color) -> Option<Learned> {
+    /// Learns from a finished game once: the book (book and result learning, when Kibitz
+    /// plays from it), the PostBook (book learning with the PostBook on) and the learned
+    /// positions (position learning), as the switches say; result learning judges the book's
+    /// choices with `settings`. Returns what changed, with the files to write, when anything
+    /// was learned.
+    pub fn after_game(
+        &mut self,
+        game: &GameRecord,
+        engine: Color,
+        settings: &BookSettings,
+    ) -> Option<Learned> {
         if self.learned || !self.engine_played || game.result() == "*" {
             return None;
         }
         self.learned = true;
         let played = PlayedGame { game, engine, scores: &self.scores };
-        let mut learned = Learned { book: None, files: Vec::new() };
-        if self.flags.book {
+        let mut learned = Learned { files: Vec::new() };
+        if self.postbook_on() {
             let empty = Book::new();
-            let book = self.book.as_deref().unwrap_or(&empty);
+            let active = self.book();
+            let book = active.as_deref().unwrap_or(&empty);
             if Arc::make_mut(&mut self.postbook).learn(book, &played) > 0 {
                 learned.files.push((self.files.postbook.clone(), self.postbook.to_text().into_bytes()));
             }
@@ -161,11 +239,10 @@ impl Learning {
         if self.flags.position && Arc::make_mut(&mut self.positions).learn(&played) > 0 {
             learned.files.push((self.files.positions.clone(), self.positions.to_bytes()));
         }
-        if let Some(book) = self.book.as_mut() {
-            let report = Arc::make_mut(book).learn(&played, self.flags, &BookSettings::default());
+        if let Some(book) = self.book.as_mut().filter(|_| self.own_book) {
+            let report = Arc::make_mut(book).learn(&played, self.flags, settings);
             if report.updated > 0 || report.never_play.is_some() {
                 learned.files.push((self.files.book.clone(), book.to_bytes()));
-                learned.book = Some(Arc::clone(book));
             }
         }
         (!learned.files.is_empty()).then_some(learned)
@@ -174,8 +251,6 @@ impl Learning {
 
 /// What a finished game taught Kibitz.
 pub struct Learned {
-    /// The updated book, to play from, when it changed.
-    pub book: Option<Arc<Book>>,
     /// The files to write (atomically, through the app's writer): path and contents.
     pub files: Vec<(PathBuf, Vec<u8>)>,
 }
@@ -216,6 +291,10 @@ mod tests {
         game
     }
 
+    fn switches(own_book: bool, learn: u8) -> Settings {
+        Settings { own_book, learn, ..Settings::default() }
+    }
+
     fn learned_parts(learning: &Learning) -> (Option<Arc<PositionTable>>, Option<Arc<PostBook>>) {
         match learning.command() {
             Command::SetLearning { positions, postbook } => (positions, postbook),
@@ -227,20 +306,26 @@ mod tests {
     fn a_finished_game_teaches_positions_and_the_postbook() {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let paths = Paths::under(dir.path().to_path_buf());
-        let (mut learning, notices) = Learning::load(&paths, false, 7);
+        let (mut learning, notices) = Learning::load(&paths, &switches(false, 7));
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(learned_parts(&learning), (None, None), "nothing learned yet");
         // The score falls by 170 centipawns at Kibitz's third move.
         let game = lost_game(&mut learning, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4"], &[30, 20, -150]);
-        let learned = learning.after_game(&game, Color::White).expect("something was learned");
-        assert!(learned.book.is_none(), "no book in use");
-        assert!(learning.after_game(&game, Color::White).is_none(), "a game is learned once");
+        let learned = learning
+            .after_game(&game, Color::White, &BookSettings::default())
+            .expect("something was learned");
+        let book_written = learned.files.iter().any(|(path, _)| *path == paths.book_file());
+        assert!(!book_written, "no book in use");
+        assert!(
+            learning.after_game(&game, Color::White, &BookSettings::default()).is_none(),
+            "a game is learned once"
+        );
         for (path, bytes) in &learned.files {
             write_atomic(path, bytes).expect("writable");
         }
         assert!(paths.positions_file().exists() && paths.postbook_file().exists());
 
-        let (learning, notices) = Learning::load(&paths, false, 7);
+        let (learning, notices) = Learning::load(&paths, &switches(false, 7));
         assert!(notices.is_empty(), "{notices:?}");
         let (positions, postbook) = learned_parts(&learning);
         let positions = positions.expect("learned positions are used");
@@ -257,10 +342,11 @@ mod tests {
         assert_eq!(stats.map(|s| (s.stats.games, s.stats.losses)), Some((1, 1)));
 
         // With position learning off (bits 1 + 4), the positions are neither used nor learned.
-        let (mut learning, _) = Learning::load(&paths, false, 5);
+        let (mut learning, _) = Learning::load(&paths, &switches(false, 5));
         assert!(learned_parts(&learning).0.is_none());
         let game = lost_game(&mut learning, &["d4", "d5", "c4", "e6"], &[30, -200]);
-        let learned = learning.after_game(&game, Color::White).expect("the PostBook learned");
+        let learned =
+            learning.after_game(&game, Color::White, &BookSettings::default()).expect("the PostBook learned");
         let written: Vec<&PathBuf> = learned.files.iter().map(|(path, _)| path).collect();
         assert_eq!(written, [&paths.postbook_file()]);
     }
@@ -271,11 +357,46 @@ mod tests {
         let paths = Paths::under(dir.path().to_path_buf());
         write_atomic(&paths.positions_file(), b"not learned positions").expect("writable");
         write_atomic(&paths.postbook_file(), b"not a PostBook\n").expect("writable");
-        let (learning, notices) = Learning::load(&paths, false, 7);
+        let (learning, notices) = Learning::load(&paths, &switches(false, 7));
         assert_eq!(notices.len(), 2, "{notices:?}");
         assert_eq!(learned_parts(&learning), (None, None));
         assert!(!paths.positions_file().exists() && !paths.postbook_file().exists());
         assert!(dir.path().join("data/learned-positions.kpos.bad").exists());
         assert!(dir.path().join("data/postbook.txt.bad").exists());
+    }
+
+    #[test]
+    fn clearing_forgets_what_was_learned_and_the_postbook_switch_is_kept() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let paths = Paths::under(dir.path().to_path_buf());
+        let (mut learning, _) = Learning::load(&paths, &switches(true, 7));
+        assert_eq!(learning.summary(), LearnedSummary::default());
+        let game = lost_game(&mut learning, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4"], &[30, 20, -150]);
+        let learned = learning
+            .after_game(&game, Color::White, &BookSettings::default())
+            .expect("something was learned");
+        for (path, bytes) in &learned.files {
+            write_atomic(path, bytes).expect("writable");
+        }
+        let before = learning.summary();
+        assert!(before.book_moves > 0 && before.positions == 1, "{before:?}");
+
+        for (path, bytes) in learning.clear() {
+            write_atomic(&path, &bytes).expect("writable");
+        }
+        assert_eq!(learning.summary(), LearnedSummary::default());
+        assert_eq!(learned_parts(&learning), (None, None));
+        let (again, _) = Learning::load(&paths, &switches(true, 7));
+        assert_eq!(again.summary(), LearnedSummary::default(), "the files were cleared too");
+
+        // With the PostBook off, it is neither used nor learned; the other kinds still are.
+        let settings = Settings { postbook: false, ..switches(false, 7) };
+        let (mut learning, _) = Learning::load(&paths, &settings);
+        let game = lost_game(&mut learning, &["d4", "d5", "c4", "e6"], &[30, -200]);
+        let learned = learning.after_game(&game, Color::White, &BookSettings::default()).expect("positions");
+        let written: Vec<&PathBuf> = learned.files.iter().map(|(path, _)| path).collect();
+        assert_eq!(written, [&paths.positions_file()]);
+        assert!(learned_parts(&learning).1.is_none());
+        assert_eq!(learning.summary().postbook_moves, 0);
     }
 }

@@ -12,6 +12,7 @@ mod conduct;
 mod files;
 mod game_list;
 mod learning;
+mod learning_settings;
 mod move_tree;
 mod new_game;
 mod paths;

@@ -3,8 +3,8 @@
 use std::fs;
 use std::path::Path;
 
-use kibitz_engine::Level;
 use kibitz_engine::policy::PolicySettings;
+use kibitz_engine::{BookSettings, Level};
 use serde::{Deserialize, Serialize};
 
 use crate::clock_settings::ClockSettings;
@@ -37,8 +37,14 @@ pub struct Settings {
     pub window_size: [f32; 2],
     /// Whether Kibitz plays its opening moves from its book.
     pub own_book: bool,
-    /// What Kibitz learns from its games, as Crafty's `learn` bits: 1 book, 4 result.
+    /// What Kibitz learns from its games, as Crafty's `learn` bits: 1 book, 2 position,
+    /// 4 result.
     pub learn: u8,
+    /// Whether Kibitz keeps and uses Terra's PostBook (its first moves after the book), with
+    /// book learning.
+    pub postbook: bool,
+    /// How the book chooses its moves.
+    pub book: BookSettings,
     /// The clock for games against Kibitz.
     pub clock: ClockSettings,
     /// When Kibitz resigns, offers and accepts draws.
@@ -54,6 +60,8 @@ impl Default for Settings {
             window_size: [1100.0, 760.0],
             own_book: true,
             learn: 5,
+            postbook: true,
+            book: BookSettings::default(),
             clock: ClockSettings::default(),
             policy: PolicySettings::default(),
         }
@@ -112,6 +120,8 @@ impl Settings {
         let default = Settings::default().window_size;
         self.window_size =
             if w.is_finite() && h.is_finite() { [ok(w, 480.0), ok(h, 360.0)] } else { default };
+        self.learn &= 7;
+        self.book = self.book.sanitized();
         self
     }
 }
@@ -124,12 +134,21 @@ mod tests {
     fn missing_fields_take_defaults_and_bad_sizes_are_clamped() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("settings.json");
-        fs::write(&path, r#"{"flipped": true, "window_size": [-5, 1e30], "future": 1}"#).unwrap();
+        fs::write(
+            &path,
+            r#"{"flipped": true, "window_size": [-5, 1e30], "future": 1, "learn": 255,
+                "book": {"mode": "crafty", "width": 1000, "weights": {"eval": 7}}}"#,
+        )
+        .unwrap();
         let (s, notice) = Settings::load(&path);
         assert!(notice.is_none());
         assert!(s.flipped);
         assert_eq!(s.level, Level::default());
         assert_eq!(s.window_size, [480.0, 10_000.0]);
+        assert_eq!(s.learn, 7);
+        assert_eq!(s.book.mode, kibitz_engine::BookMode::Crafty);
+        assert_eq!((s.book.width, s.book.weights.eval, s.book.weights.freq), (100, 1.0, 1.0));
+        assert_eq!(s.book.min_learned_games, BookSettings::default().min_learned_games);
     }
 
     #[test]

@@ -144,6 +144,9 @@ impl SidePanel {
             if ui.button("Draw and resign settings").clicked() {
                 actions.push(Action::ShowPolicySettings);
             }
+            if ui.button("Learning and book settings").clicked() {
+                actions.push(Action::ShowLearningSettings);
+            }
         });
         if model.offer_pending {
             ui.weak("You offered a draw; Kibitz answers after it has thought about its move.");

@@ -3,16 +3,19 @@
 //! explains itself: each candidate with its probability, or why it was excluded.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 
 use rand::Rng;
 use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
 use crate::book::{Book, BookEntry};
 use crate::evaluate;
 
 /// Which program's selection rules to follow.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BookMode {
     /// Terra's: user-set values first, then statistics with a roulette wheel.
     #[default]
@@ -22,7 +25,8 @@ pub enum BookMode {
 }
 
 /// Terra's `RandomType`: which statistic gives a move its value, and how the move is picked.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum RandomType {
     /// Roulette wheel over the fixed frequencies only (learned results ignored).
     Frequency,
@@ -39,7 +43,8 @@ pub enum RandomType {
 }
 
 /// Crafty's `bookw freq|ratio|eval|learn` weights, each 0 to 1.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CraftyWeights {
     /// How often the move was played.
     pub freq: f64,
@@ -58,7 +63,10 @@ impl Default for CraftyWeights {
 }
 
 /// How the book chooses. The defaults are Terra's example settings without the limits.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Saved with the app's settings: missing fields take their defaults, and
+/// [`BookSettings::sanitized`] brings the numbers into their ranges.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct BookSettings {
     /// Terra's or Crafty's rules.
     pub mode: BookMode,
@@ -92,6 +100,62 @@ impl Default for BookSettings {
             crafty_random: 1,
             width: 5,
             weights: CraftyWeights::default(),
+        }
+    }
+}
+
+impl BookSettings {
+    /// The range of the percentages `book_limit` and `learned_limit`.
+    pub const PCT_RANGE: RangeInclusive<f64> = 0.0..=100.0;
+    /// The range of `min_book_games`.
+    pub const BOOK_GAMES_RANGE: RangeInclusive<u32> = 0..=100_000;
+    /// The range of `min_learned_games`.
+    pub const LEARNED_GAMES_RANGE: RangeInclusive<u32> = 1..=1000;
+    /// The range of `crafty_random`: 0 (search among the book moves) or 1 (random).
+    pub const CRAFTY_RANDOM_RANGE: RangeInclusive<u8> = 0..=1;
+    /// The range of `width`.
+    pub const WIDTH_RANGE: RangeInclusive<usize> = 1..=100;
+    /// The range of each of Crafty's weights.
+    pub const WEIGHT_RANGE: RangeInclusive<f64> = 0.0..=1.0;
+
+    /// The settings with every number brought into its range (a number that is not one, NaN,
+    /// takes its default).
+    ///
+    /// ```
+    /// use kibitz_engine::BookSettings;
+    /// let wild = BookSettings { book_limit: 250.0, width: 0, learned_limit: f64::NAN, ..Default::default() };
+    /// let s = wild.sanitized();
+    /// assert_eq!((s.book_limit, s.width, s.learned_limit), (100.0, 1, 40.0));
+    /// ```
+    #[must_use]
+    pub fn sanitized(self) -> BookSettings {
+        let d = BookSettings::default();
+        let real = |v: f64, range: &RangeInclusive<f64>, default: f64| {
+            if v.is_nan() { default } else { v.clamp(*range.start(), *range.end()) }
+        };
+        let weight = |v: f64, default: f64| real(v, &Self::WEIGHT_RANGE, default);
+        let w = self.weights;
+        BookSettings {
+            mode: self.mode,
+            random_type: self.random_type,
+            book_limit: real(self.book_limit, &Self::PCT_RANGE, d.book_limit),
+            min_book_games: self
+                .min_book_games
+                .clamp(*Self::BOOK_GAMES_RANGE.start(), *Self::BOOK_GAMES_RANGE.end()),
+            min_learned_games: self
+                .min_learned_games
+                .clamp(*Self::LEARNED_GAMES_RANGE.start(), *Self::LEARNED_GAMES_RANGE.end()),
+            learned_limit: real(self.learned_limit, &Self::PCT_RANGE, d.learned_limit),
+            crafty_random: self
+                .crafty_random
+                .clamp(*Self::CRAFTY_RANDOM_RANGE.start(), *Self::CRAFTY_RANDOM_RANGE.end()),
+            width: self.width.clamp(*Self::WIDTH_RANGE.start(), *Self::WIDTH_RANGE.end()),
+            weights: CraftyWeights {
+                freq: weight(w.freq, d.weights.freq),
+                ratio: weight(w.ratio, d.weights.ratio),
+                eval: weight(w.eval, d.weights.eval),
+                learn: weight(w.learn, d.weights.learn),
+            },
         }
     }
 }
