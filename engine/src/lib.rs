@@ -13,6 +13,7 @@ mod database;
 mod epd;
 mod eval;
 mod game;
+mod learned;
 mod level;
 mod limits;
 mod perft;

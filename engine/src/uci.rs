@@ -14,6 +14,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub use parse::{UciCommand, UciOption, parse_line};
 
+use crate::learned::Learned;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{Command, EngineHandle, Event, SearchInfo};
 use parse::{ELO_RANGE, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
@@ -92,6 +93,10 @@ fn option_lines() -> Vec<String> {
         "option name SyzygyPath type string default <empty>".to_owned(),
         "option name OwnBook type check default false".to_owned(),
         "option name BookFile type string default <empty>".to_owned(),
+        "option name PositionFile type string default <empty>".to_owned(),
+        "option name PositionLearning type check default true".to_owned(),
+        "option name PostBookFile type string default <empty>".to_owned(),
+        "option name UsePostBook type check default true".to_owned(),
     ]
 }
 
@@ -104,6 +109,8 @@ struct Session {
     move_overhead: std::time::Duration,
     own_book: bool,
     book: Option<std::sync::Arc<crate::Book>>,
+    /// The learned positions and the PostBook, from files the app wrote.
+    learned: Learned,
 }
 
 impl Session {
@@ -147,8 +154,33 @@ impl Session {
                 }
                 self.send_book(handle);
             }
+            UciOption::PositionFile(path) => return Some(self.load(handle, |l| l.load_positions(&path))),
+            UciOption::PostBookFile(path) => return Some(self.load(handle, |l| l.load_postbook(&path))),
+            UciOption::PositionLearning(on) => {
+                self.learned.use_positions = on;
+                handle.send(self.learned.command());
+            }
+            UciOption::UsePostBook(on) => {
+                self.learned.use_postbook = on;
+                handle.send(self.learned.command());
+            }
         }
         None
+    }
+
+    /// Loads a learning file, tells the engine, and words the outcome for the GUI.
+    fn load(
+        &mut self,
+        handle: &EngineHandle,
+        load: impl FnOnce(&mut Learned) -> Result<String, String>,
+    ) -> String {
+        match load(&mut self.learned) {
+            Ok(loaded) => {
+                handle.send(self.learned.command());
+                format!("info string {loaded}")
+            }
+            Err(why) => format!("info string error: {why}"),
+        }
     }
 
     /// Tells the engine thread which book to play from.
@@ -192,6 +224,7 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
         move_overhead: MOVE_OVERHEAD,
         own_book: false,
         book: None,
+        learned: Learned::default(),
     };
     let mut last_id = 0;
     let mut waiting = false;

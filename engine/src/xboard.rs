@@ -8,6 +8,7 @@
 mod parse;
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crossbeam_channel::{RecvTimeoutError, unbounded};
@@ -17,6 +18,7 @@ use shakmaty::{
 
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
+use crate::learned::Learned;
 use crate::policy::{ClockView, Decision, Policy, PolicySettings, Situation};
 use crate::runner::material_balance;
 use crate::search::position_hash;
@@ -32,6 +34,17 @@ const DEFAULT_LEVEL: &str = "level 40 5 0";
 
 /// The depth of the quick search that answers `hint` when no ponder move is known.
 const HINT_DEPTH: u32 = 5;
+
+/// The options offered to the GUI (`feature option=...`), set with `option NAME=VALUE`:
+/// the opening book and Kibitz's learned positions and PostBook, as over UCI.
+const OPTION_FEATURES: [&str; 6] = [
+    "option=\"OwnBook -check 0\"",
+    "option=\"BookFile -file \"",
+    "option=\"PositionFile -file \"",
+    "option=\"PositionLearning -check 1\"",
+    "option=\"PostBookFile -file \"",
+    "option=\"UsePostBook -check 1\"",
+];
 
 /// Prints one line and flushes it.
 fn say(line: &str) {
@@ -100,6 +113,12 @@ struct Session {
     last_info: Option<SearchInfo>,
     /// When to resign, offer and accept draws.
     policy: Policy,
+    /// Play from the book (`OwnBook`).
+    own_book: bool,
+    /// The book (`BookFile`).
+    book: Option<Arc<crate::Book>>,
+    /// The learned positions and the PostBook, from files the app wrote.
+    learned: Learned,
 }
 
 impl Session {
@@ -121,6 +140,9 @@ impl Session {
             expected_reply: None,
             last_info: None,
             policy: Policy::new(PolicySettings::default()),
+            own_book: false,
+            book: None,
+            learned: Learned::default(),
         }
     }
 
@@ -320,13 +342,65 @@ impl Session {
         }
     }
 
+    /// Applies an option announced in [`OPTION_FEATURES`]; reports what was loaded as a
+    /// comment and problems as `tellusererror`.
+    fn set_option(&mut self, name: &str, value: &str) {
+        let check = || value == "1" || value.eq_ignore_ascii_case("true");
+        let loaded = match name {
+            "OwnBook" => {
+                self.own_book = check();
+                self.send_book();
+                return;
+            }
+            "BookFile" if value.is_empty() || value == "<empty>" => {
+                self.book = None;
+                self.send_book();
+                return;
+            }
+            "BookFile" => match crate::Book::open(std::path::Path::new(value)) {
+                Ok(book) => {
+                    let positions = book.positions();
+                    self.book = Some(Arc::new(book));
+                    self.send_book();
+                    Ok(format!("BookFile {value}: {positions} positions"))
+                }
+                Err(e) => Err(format!("BookFile {value}: {e}")),
+            },
+            "PositionFile" => self.learned.load_positions(value),
+            "PostBookFile" => self.learned.load_postbook(value),
+            "PositionLearning" => {
+                self.learned.use_positions = check();
+                Ok(format!("PositionLearning {}", self.learned.use_positions))
+            }
+            "UsePostBook" => {
+                self.learned.use_postbook = check();
+                Ok(format!("UsePostBook {}", self.learned.use_postbook))
+            }
+            other => Err(format!("unknown option {other}")),
+        };
+        match loaded {
+            Ok(message) => {
+                self.handle.send(self.learned.command());
+                say(&format!("# {message}"));
+            }
+            Err(why) => say(&format!("tellusererror {why}")),
+        }
+    }
+
+    /// Tells the engine thread which book to play from.
+    fn send_book(&self) {
+        let book = if self.own_book { self.book.clone() } else { None };
+        self.handle.send(Command::SetBook { book, settings: crate::BookSettings::default(), seed: None });
+    }
+
     /// Handles one input line; returns `false` on `quit`.
     fn handle_line(&mut self, line: &str) -> bool {
         match parse_line(line) {
             XboardCommand::Xboard | XboardCommand::Ignore => {}
             XboardCommand::Protover(_) => {
                 say(&format!(
-                    "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 done=1"
+                    "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 {} done=1",
+                    OPTION_FEATURES.join(" ")
                 ));
             }
             XboardCommand::New => {
@@ -460,6 +534,7 @@ impl Session {
             XboardCommand::Post => self.post = true,
             XboardCommand::NoPost => self.post = false,
             XboardCommand::Ping(n) => say(&format!("pong {n}")),
+            XboardCommand::SetOption(name, value) => self.set_option(&name, &value),
             XboardCommand::Quit => return false,
             XboardCommand::Error(why, text) => say(&format!("Error ({why}): {text}")),
             XboardCommand::Unknown(text) => say(&format!("Error (unknown command): {text}")),

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::Session;
+use common::{Session, TempDir, only_a3_postbook};
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -220,4 +220,86 @@ fn protocol_is_chosen_by_the_first_line() {
     engine.send("xboard");
     engine.send("nonsense");
     engine.expect("Error (unknown command): nonsense", Duration::from_secs(5));
+}
+
+#[test]
+fn the_postbook_file_is_offered_loaded_and_switched() {
+    let dir = TempDir::new("uci-postbook");
+    let path = dir.file("postbook.txt");
+    only_a3_postbook(&path);
+    let mut engine = Session::start();
+    engine.send("uci");
+    let (_, intro) = engine.expect("uciok", Duration::from_secs(5));
+    for option in [
+        "option name PositionFile type string default <empty>",
+        "option name PositionLearning type check default true",
+        "option name PostBookFile type string default <empty>",
+        "option name UsePostBook type check default true",
+    ] {
+        assert!(intro.contains(&option.to_owned()), "{option}: {intro:?}");
+    }
+    engine.send(&format!("setoption name PostBookFile value {path}"));
+    let (line, _) = engine.expect("info string", Duration::from_secs(5));
+    assert_eq!(line, format!("info string PostBookFile {path}: 20 moves"));
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    let (best, before) = engine.expect("bestmove", Duration::from_secs(30));
+    assert!(best.starts_with("bestmove a2a3"), "the PostBook was not used: {best}");
+    assert!(before.iter().any(|l| l.starts_with("info string PostBook prefers a2a3")), "{before:?}");
+
+    engine.send("setoption name UsePostBook value false");
+    engine.send("go depth 3");
+    let (best, _) = engine.expect("bestmove", Duration::from_secs(30));
+    assert!(!best.starts_with("bestmove a2a3"), "the PostBook is switched off: {best}");
+
+    // A missing file is reported; what was loaded stays.
+    engine.send(&format!("setoption name PostBookFile value {}", dir.file("missing.txt")));
+    let (line, _) = engine.expect("info string", Duration::from_secs(5));
+    assert!(line.starts_with("info string error: PostBookFile"), "{line}");
+    engine.send("setoption name UsePostBook value true");
+    engine.send("go depth 3");
+    let (best, _) = engine.expect("bestmove", Duration::from_secs(30));
+    assert!(best.starts_with("bestmove a2a3"), "{best}");
+}
+
+#[test]
+fn learned_positions_from_the_file_seed_the_search() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let mut engine = Session::start();
+    engine.send(&format!("position fen {kiwipete}"));
+    engine.send("go depth 4");
+    let (best, _) = engine.expect("bestmove", Duration::from_secs(30));
+    let root: Chess = kiwipete
+        .parse::<shakmaty::fen::Fen>()
+        .expect("FEN")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("legal");
+    let chosen = best.split_whitespace().nth(1).expect("a move").parse::<UciMove>().expect("uci");
+    let after = root.clone().play(chosen.to_move(&root).expect("legal")).expect("legal");
+    // Kibitz learned that the position after its move is lost (3000 for the opponent).
+    let dir = TempDir::new("uci-positions");
+    let path = dir.file("learned-positions.kpos");
+    let mut table = kibitz_engine::PositionTable::new(8);
+    table.insert(kibitz_engine::LearnedPosition {
+        key: kibitz_engine::book_key(&after),
+        score: 3000,
+        depth: 40,
+        mv: 0,
+    });
+    table.save(std::path::Path::new(&path)).expect("writable");
+    engine.send(&format!("setoption name PositionFile value {path}"));
+    let (line, _) = engine.expect("info string", Duration::from_secs(5));
+    assert_eq!(line, format!("info string PositionFile {path}: 1 learned positions"));
+    engine.send("ucinewgame");
+    engine.send(&format!("position fen {kiwipete}"));
+    engine.send("go depth 4");
+    let (again, _) = engine.expect("bestmove", Duration::from_secs(30));
+    assert_ne!(again, best, "the learned position was ignored");
+
+    engine.send("setoption name PositionLearning value false");
+    engine.send("ucinewgame");
+    engine.send(&format!("position fen {kiwipete}"));
+    engine.send("go depth 4");
+    let (off, _) = engine.expect("bestmove", Duration::from_secs(30));
+    assert_eq!(off, best, "position learning is switched off");
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::Session;
+use common::{Session, TempDir, only_a3_postbook};
 
 use std::time::Duration;
 
@@ -156,4 +156,48 @@ fn announces_mate_after_its_move() {
     let (line, _) = engine.expect("move ", Duration::from_secs(10));
     assert_eq!(line, "move a1a8");
     engine.expect("1-0 {White mates}", Duration::from_secs(5));
+}
+
+#[test]
+fn learning_options_are_offered_and_used() {
+    let dir = TempDir::new("xboard-postbook");
+    let path = dir.file("postbook.txt");
+    only_a3_postbook(&path);
+    let mut engine = Session::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    let (features, _) = engine.expect("feature", Duration::from_secs(5));
+    for option in [
+        "option=\"PositionFile -file \"",
+        "option=\"PositionLearning -check 1\"",
+        "option=\"PostBookFile -file \"",
+        "option=\"UsePostBook -check 1\"",
+        "option=\"OwnBook -check 0\"",
+        "option=\"BookFile -file \"",
+    ] {
+        assert!(features.contains(option), "{option}: {features}");
+    }
+    assert!(features.ends_with("done=1"), "{features}");
+    engine.send(&format!("option PostBookFile={path}"));
+    let (line, _) = engine.expect("#", Duration::from_secs(5));
+    assert_eq!(line, format!("# PostBookFile {path}: 20 moves"));
+    engine.send("new");
+    engine.send("sd 3");
+    engine.send("go");
+    let (line, _) = engine.expect("move ", Duration::from_secs(10));
+    assert_eq!(line, "move a2a3", "the PostBook was not used");
+
+    engine.send("new");
+    engine.send("option UsePostBook=0");
+    engine.send("sd 3");
+    engine.send("go");
+    let (line, _) = engine.expect("move ", Duration::from_secs(10));
+    assert_ne!(line, "move a2a3", "the PostBook is switched off");
+
+    engine.send(&format!("option PositionFile={}", dir.file("missing.kpos")));
+    let (line, _) = engine.expect("tellusererror", Duration::from_secs(5));
+    assert!(line.starts_with("tellusererror PositionFile"), "{line}");
+    engine.send("option Contempt=3");
+    let (line, _) = engine.expect("tellusererror", Duration::from_secs(5));
+    assert_eq!(line, "tellusererror unknown option Contempt");
 }

@@ -71,6 +71,16 @@ pub enum UciOption {
     OwnBook(bool),
     /// `BookFile`: the book to play from (Kibitz's own format or Polyglot).
     BookFile(String),
+    /// `PositionFile`: Kibitz's learned positions (`learned-positions.kpos`), which seed the
+    /// hash table before each search.
+    PositionFile(String),
+    /// `PostBookFile`: Kibitz's PostBook (`postbook.txt`), which steers its first moves
+    /// after the book.
+    PostBookFile(String),
+    /// `PositionLearning`: use the learned positions.
+    PositionLearning(bool),
+    /// `UsePostBook`: use the PostBook.
+    UsePostBook(bool),
 }
 
 /// The largest hash size accepted by `setoption name Hash`.
@@ -228,6 +238,10 @@ fn parse_setoption(tokens: &[&str]) -> Result<UciOption, String> {
         "syzygypath" => Ok(UciOption::SyzygyPath(value)),
         "ownbook" => Ok(UciOption::OwnBook(check()?)),
         "bookfile" => Ok(UciOption::BookFile(value)),
+        "positionfile" => Ok(UciOption::PositionFile(value)),
+        "postbookfile" => Ok(UciOption::PostBookFile(value)),
+        "positionlearning" => Ok(UciOption::PositionLearning(check()?)),
+        "usepostbook" => Ok(UciOption::UsePostBook(check()?)),
         _ => Err(format!("unknown option '{name}'")),
     }
 }
@@ -349,6 +363,16 @@ mod tests {
             UciOption::BookFile("/b/k b.bin".to_owned())
         );
         assert_eq!(
+            option("setoption name PositionFile value /l/p q.kpos"),
+            UciOption::PositionFile("/l/p q.kpos".to_owned())
+        );
+        assert_eq!(
+            option("setoption name PostBookFile value post.txt"),
+            UciOption::PostBookFile("post.txt".to_owned())
+        );
+        assert_eq!(option("setoption name PositionLearning value false"), UciOption::PositionLearning(false));
+        assert_eq!(option("setoption name usepostbook value TRUE"), UciOption::UsePostBook(true));
+        assert_eq!(
             option("setoption name SyzygyPath value /tb/a b"),
             UciOption::SyzygyPath("/tb/a b".to_owned())
         );
@@ -361,6 +385,7 @@ mod tests {
             "setoption name Move Overhead value -1",
             "setoption name UCI_Elo value 10",
             "setoption name Contempt value 3",
+            "setoption name UsePostBook value 1",
             "setoption name",
             "setoption",
         ] {

@@ -59,6 +59,9 @@ pub enum XboardCommand {
     NoPost,
     /// `ping N`: answer `pong N` once everything before it is done.
     Ping(String),
+    /// `option NAME=VALUE` (or `option NAME` for a button): one of the options the
+    /// engine announced with `feature option=...`.
+    SetOption(String, String),
     /// `quit`.
     Quit,
     /// A known command that could not be understood: the reason and the line.
@@ -85,7 +88,12 @@ pub fn parse_line(line: &str) -> XboardCommand {
             .parse()
             .map_or_else(|_| error("protover needs a version number".to_owned()), XboardCommand::Protover),
         "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "hard" | "easy" | "ics"
-        | "variant" | "cores" | "memory" | "egtpath" | "option" => XboardCommand::Ignore,
+        | "variant" | "cores" | "memory" | "egtpath" => XboardCommand::Ignore,
+        "option" if rest.is_empty() => error("option needs a name".to_owned()),
+        "option" => {
+            let (name, value) = rest.split_once('=').unwrap_or((rest, ""));
+            XboardCommand::SetOption(name.trim().to_owned(), value.trim().to_owned())
+        }
         "new" => no_args(XboardCommand::New),
         "level" | "st" => match line.parse::<TimeControl>() {
             Ok(tc) => XboardCommand::TimeControl(tc),
@@ -176,6 +184,11 @@ mod tests {
             XboardCommand::Result("1-0 {White mates}".to_owned())
         );
         assert_eq!(parse_line("ping 7"), XboardCommand::Ping("7".to_owned()));
+        assert_eq!(
+            parse_line("option PositionFile=/a b/l.kpos"),
+            XboardCommand::SetOption("PositionFile".to_owned(), "/a b/l.kpos".to_owned())
+        );
+        assert_eq!(parse_line("option Clear"), XboardCommand::SetOption("Clear".to_owned(), String::new()));
         assert_eq!(parse_line("."), XboardCommand::Status);
         assert_eq!(parse_line("?"), XboardCommand::MoveNow);
         assert_eq!(parse_line(""), XboardCommand::Ignore);
@@ -195,6 +208,7 @@ mod tests {
             "setboard",
             "protover",
             "new game",
+            "option",
         ] {
             assert!(matches!(parse_line(bad), XboardCommand::Error(_, _)), "{bad}");
         }

@@ -1,5 +1,7 @@
 //! The harness the program tests share: the real `kibitz-engine` run as a child process,
-//! spoken to through pipes.
+//! spoken to through pipes, and the files some of them give it. Each test binary uses some of
+//! them.
+#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -60,4 +62,43 @@ impl Drop for Session {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.child.wait();
     }
+}
+
+/// A folder for one test's files, removed when dropped.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    /// A fresh folder named after the test.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("kibitz-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        TempDir(dir)
+    }
+
+    /// A path in the folder, as text for an option's value.
+    pub fn file(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A PostBook that advises against every first move but a3 (two losses, bad scores) and
+/// prefers a3 (two wins), written to `path`.
+pub fn only_a3_postbook(path: &str) {
+    use shakmaty::Position;
+    let start = shakmaty::Chess::default();
+    let key = kibitz_engine::book_key(&start);
+    let mut text = String::new();
+    for m in start.legal_moves() {
+        let a3 = m.to_uci(shakmaty::CastlingMode::Standard).to_string() == "a2a3";
+        let line = if a3 { "2 2 0 0 100" } else { "2 0 0 2 -400" };
+        text += &format!("{key:016x} {} {line}\n", kibitz_engine::encode_move(m));
+    }
+    std::fs::write(path, text).expect("writable");
 }
