@@ -181,6 +181,9 @@ impl Engine {
             root_depth: 0,
             listener,
             line: vec![None; MAX_PLY + 1],
+            evals: vec![0; MAX_PLY + 1],
+            pickers: (0..=MAX_PLY).map(|_| ordering::MovePicker::default()).collect(),
+            quiets: vec![Vec::new(); MAX_PLY + 1],
         };
 
         let mut best = None;

@@ -8,10 +8,13 @@ use shakmaty::{Chess, EnPassantMode, FromSetup, Move, Position, Role};
 
 use super::ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use super::params::{
-    CURRMOVE_AFTER, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMR_DEEP_MOVES, LMR_MIN_DEPTH,
-    LMR_MIN_MOVES, MATE, MATE_BOUND, MAX_PLY, NULL_MOVE_MIN_DEPTH, NULL_MOVE_REDUCTION, RFP_MARGIN,
-    RFP_MAX_DEPTH, TIME_CHECK_INTERVAL,
+    CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH,
+    LMP_BASE, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MATE, MATE_BOUND, MAX_PLY,
+    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MARGIN_DIVISOR, NULL_MOVE_MARGIN_MAX, NULL_MOVE_MIN_DEPTH,
+    NULL_MOVE_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_PRUNE_MAX_DEPTH,
+    SEE_QUIET_MARGIN, SEE_VALUES, TIME_CHECK_INTERVAL, lmr_reduction,
 };
+use super::see::see;
 use super::time::Budget;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Listener, position_hash};
@@ -49,6 +52,12 @@ pub struct Searcher<'a> {
     pub listener: &'a mut dyn Listener,
     /// The move played at each ply of the current line (`None` for a null move).
     pub line: Vec<Option<Move>>,
+    /// The static evaluation at each ply of the current line (`-MATE` when in check).
+    pub evals: Vec<i32>,
+    /// A move picker per ply, reused so that nodes allocate nothing.
+    pub pickers: Vec<MovePicker>,
+    /// The quiet moves searched so far at each ply, reused like `pickers`.
+    pub quiets: Vec<Vec<Move>>,
 }
 
 impl Searcher<'_> {
@@ -122,7 +131,7 @@ impl Searcher<'_> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, hash, alpha, beta, ply);
         }
 
         let pv_node = beta - alpha > 1;
@@ -142,13 +151,16 @@ impl Searcher<'_> {
         }
 
         let static_eval = if in_check { -MATE } else { evaluate(pos) };
+        self.evals[ply] = static_eval;
+        // Whether the position got better for the side to move over its last move.
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         // Reverse futility: far enough above beta that a shallow search will not fall below.
         if !pv_node
             && !in_check
             && ply > 0
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < MATE_BOUND
-            && static_eval - RFP_MARGIN * depth >= beta
+            && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
         {
             return static_eval;
         }
@@ -162,18 +174,14 @@ impl Searcher<'_> {
             && static_eval >= beta
             && let Some(null) = null_move(pos)
         {
+            let reduction = NULL_MOVE_REDUCTION
+                + depth / NULL_MOVE_DEPTH_DIVISOR
+                + ((static_eval - beta) / NULL_MOVE_MARGIN_DIVISOR).min(NULL_MOVE_MARGIN_MAX);
             let null_hash = position_hash(&null);
             self.path.push(null_hash);
             self.line[ply] = None;
-            let score = -self.negamax(
-                &null,
-                null_hash,
-                depth - 1 - NULL_MOVE_REDUCTION,
-                -beta,
-                -beta + 1,
-                ply + 1,
-                true,
-            );
+            let score =
+                -self.negamax(&null, null_hash, depth - 1 - reduction, -beta, -beta + 1, ply + 1, true);
             self.path.pop();
             if self.aborted {
                 return 0;
@@ -184,31 +192,79 @@ impl Searcher<'_> {
             }
         }
 
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+        let tt_move = entry
+            .and_then(|e| e.best)
+            .filter(|&m| pos.is_legal(m) && (ply > 0 || self.root_moves.contains(&m)));
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
         }
-        if ply == 0 {
-            moves.retain(|m| self.root_moves.contains(m));
-        }
+
         let turn = pos.turn();
         let prev = if ply > 0 { self.line[ply - 1] } else { None };
-        let picker = self.ordering.order(pos, moves, ply, entry.and_then(|e| e.best), prev);
+        let mut picker = std::mem::take(&mut self.pickers[ply]);
+        // The transposition table's move is searched before the other moves are generated:
+        // often it cuts off, and they never are.
+        picker.reset(tt_move);
+        let mut generated = false;
+        if tt_move.is_none() {
+            if !self.generate(&mut picker, pos, ply, None, prev) {
+                self.pickers[ply] = picker;
+                return if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            generated = true;
+        }
+        let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
+        quiets_tried.clear();
         let futile = !pv_node
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
             && alpha.abs() < MATE_BOUND
             && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
         let original_alpha = alpha;
         let mut best_score = -MATE - 1;
         let mut best_move = None;
-        for (searched, m) in picker.enumerate() {
+        let mut searched = 0;
+        let mut skip_quiets = false;
+        loop {
+            let m = match picker.next() {
+                Some(m) => m,
+                None if !generated => {
+                    generated = true;
+                    self.generate(&mut picker, pos, ply, tt_move, prev);
+                    continue;
+                }
+                None => break,
+            };
+            let quiet_move = !is_tactical(m);
+            if quiet_move && skip_quiets {
+                continue;
+            }
+            // Pruning of moves that are unlikely to matter, once one line guards against mate.
+            if ply > 0 && best_score > -MATE_BOUND && !in_check {
+                if quiet_move && depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
+                    skip_quiets = true;
+                    continue;
+                }
+                if depth <= SEE_PRUNE_MAX_DEPTH && searched > 0 {
+                    let threshold = if quiet_move {
+                        -SEE_QUIET_MARGIN * depth * depth
+                    } else {
+                        -SEE_CAPTURE_MARGIN * depth
+                    };
+                    if see(pos, m) < threshold {
+                        continue;
+                    }
+                }
+            }
             if ply == 0 && self.budget.elapsed() >= CURRMOVE_AFTER {
                 self.listener.currmove(self.root_depth, m, searched as u32 + 1);
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            if futile && searched > 0 && !is_tactical(m) && !child.is_check() {
+            let gives_check = child.is_check();
+            if futile && searched > 0 && quiet_move && !gives_check {
+                skip_quiets = true;
                 continue;
             }
             let child_hash = child_hash(pos, hash, m, &child);
@@ -217,10 +273,13 @@ impl Searcher<'_> {
             let score = if searched == 0 {
                 -self.negamax(&child, child_hash, depth - 1, -beta, -alpha, ply + 1, false)
             } else {
-                let quiet = !is_tactical(m) && !in_check && !child.is_check();
-                // Principal variation nodes are reduced less: their result is the one reported.
-                let reduction = if quiet && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES {
-                    i32::from(!pv_node) + i32::from(searched >= LMR_DEEP_MOVES && depth > LMR_MIN_DEPTH)
+                let reduction = if quiet_move && !in_check && !gives_check && depth >= LMR_MIN_DEPTH {
+                    let mut r = lmr_reduction(depth, searched + 1);
+                    r -= i32::from(pv_node);
+                    r += i32::from(!improving);
+                    r -= i32::from(self.ordering.is_refutation(m, ply, prev)) * 2;
+                    r -= self.ordering.history(turn, m) / LMR_HISTORY_DIVISOR;
+                    r.clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -245,6 +304,7 @@ impl Searcher<'_> {
             if self.aborted {
                 return 0;
             }
+            searched += 1;
             if score > best_score {
                 best_score = score;
                 best_move = Some(m);
@@ -255,15 +315,20 @@ impl Searcher<'_> {
                     head[ply].push(m);
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
-                        if !is_tactical(m) {
-                            self.ordering.reward(turn, m, prev, ply, depth);
+                        if quiet_move {
+                            self.ordering.reward(turn, m, &quiets_tried, prev, ply, depth);
                         }
                         break;
                     }
                 }
             }
+            if quiet_move {
+                quiets_tried.push(m);
+            }
         }
 
+        self.pickers[ply] = picker;
+        self.quiets[ply] = quiets_tried;
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -278,9 +343,33 @@ impl Searcher<'_> {
         best_score
     }
 
+    /// Loads `picker` with the legal moves of `pos` at `ply` but `skip` (already searched),
+    /// ordered; at the root only the root moves. Returns whether there was any legal move.
+    fn generate(
+        &self,
+        picker: &mut MovePicker,
+        pos: &Chess,
+        ply: usize,
+        skip: Option<Move>,
+        prev: Option<Move>,
+    ) -> bool {
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return false;
+        }
+        if ply == 0 {
+            moves.retain(|m| self.root_moves.contains(m));
+        }
+        if let Some(skip) = skip {
+            moves.retain(|m| *m != skip);
+        }
+        self.ordering.order(picker, pos, &moves, ply, None, prev);
+        true
+    }
+
     /// Searches captures and promotions until the position is quiet, standing pat on the
     /// static evaluation; when in check, every evasion is searched.
-    fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiescence(&mut self, pos: &Chess, hash: u64, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.visit(ply) {
             return 0;
@@ -288,35 +377,63 @@ impl Searcher<'_> {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
+        let pv_node = beta - alpha > 1;
+        if !pv_node
+            && let Some(entry) = self.tt.probe(hash, ply)
+            && match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            }
+        {
+            return entry.score;
+        }
+        let original_alpha = alpha;
+        let mut best_move = None;
         let in_check = pos.is_check();
-        let mut moves = pos.legal_moves();
         let mut best_score;
-        if in_check {
+        let moves = if in_check {
+            let moves = pos.legal_moves();
             if moves.is_empty() {
                 return -MATE + ply as i32;
             }
             best_score = -MATE + ply as i32;
+            moves
         } else {
             best_score = evaluate(pos);
             if best_score >= beta {
                 return best_score;
             }
             alpha = alpha.max(best_score);
-            moves.retain(|m| is_tactical(*m));
-        }
-        for m in MovePicker::tactical(moves) {
-            // Captures that lose material cannot raise a stand-pat score.
-            if !in_check && loses_material(pos, m) {
-                continue;
+            let mut moves = pos.capture_moves();
+            moves.extend(pos.promotion_moves().into_iter().filter(|m| !m.is_capture()));
+            moves
+        };
+        let stand_pat = best_score;
+        let mut picker = std::mem::take(&mut self.pickers[ply]);
+        picker.tactical(&moves);
+        for m in picker.by_ref() {
+            if !in_check {
+                // A capture that cannot lift the score to alpha even with a positional
+                // bonus, or that loses material, cannot raise a stand-pat score.
+                let gain = m.capture().map_or(0, |r| SEE_VALUES[r as usize - 1]);
+                if m.promotion().is_none() && stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if loses_material(pos, m) {
+                    continue;
+                }
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let child_hash = child_hash(pos, hash, m, &child);
+            let score = -self.quiescence(&child, child_hash, -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;
             }
             if score > best_score {
                 best_score = score;
+                best_move = Some(m);
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
@@ -325,6 +442,15 @@ impl Searcher<'_> {
                 }
             }
         }
+        self.pickers[ply] = picker;
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(hash, ply, Entry { key: hash, best: best_move, score: best_score, depth: 0, bound });
         best_score
     }
 }

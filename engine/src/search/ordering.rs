@@ -4,11 +4,8 @@
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
-use super::params::MAX_PLY;
+use super::params::{HISTORY_BONUS_MAX, HISTORY_LIMIT, MAX_PLY};
 use super::see::see;
-
-/// The capacity of shakmaty's move list, enough for any legal position.
-const MAX_MOVES: usize = 512;
 
 /// Ordering key of the transposition table's move.
 const TT_MOVE: i32 = 3_000_000;
@@ -18,8 +15,6 @@ const CAPTURE: i32 = 2_000_000;
 const KILLER: i32 = 1_000_000;
 /// Ordering key of the counter-move to the previous move.
 const COUNTER: i32 = KILLER - 2;
-/// History scores are kept below this so they never outrank killers.
-const HISTORY_MAX: i32 = 500_000;
 /// Base ordering key of captures that lose material: after every quiet move.
 const BAD_CAPTURE: i32 = -2_000_000;
 
@@ -92,7 +87,7 @@ impl OrderingTables {
     pub fn new_search(&mut self) {
         self.killers.fill([None; 2]);
         for h in &mut self.history {
-            *h /= 8;
+            *h /= 2;
         }
     }
 
@@ -103,8 +98,8 @@ impl OrderingTables {
     }
 
     /// Records that the quiet move `m`, played in reply to `prev`, caused a beta cutoff at
-    /// `ply` with `depth` to go.
-    pub fn reward(&mut self, color: Color, m: Move, prev: Option<Move>, ply: usize, depth: i32) {
+    /// `ply` with `depth` to go, after the quiet moves `failed` were tried in vain.
+    pub fn reward(&mut self, color: Color, m: Move, failed: &[Move], prev: Option<Move>, ply: usize, depth: i32) {
         if let Some(prev) = prev {
             self.counters[counter_index(prev)] = Some(m);
         }
@@ -114,13 +109,31 @@ impl OrderingTables {
             killers[1] = killers[0];
             killers[0] = Some(m);
         }
-        let entry = &mut self.history[Self::history_index(color, m)];
-        *entry += depth * depth;
-        if *entry >= HISTORY_MAX {
-            for h in &mut self.history {
-                *h /= 2;
-            }
+        let bonus = (depth * depth * 16).min(HISTORY_BONUS_MAX);
+        self.adjust(color, m, bonus);
+        for &f in failed {
+            self.adjust(color, f, -bonus);
         }
+    }
+
+    /// Moves a history score by `delta`, less so the nearer it is to the limit in that
+    /// direction, so scores stay within the limit and recent results count most.
+    fn adjust(&mut self, color: Color, m: Move, delta: i32) {
+        let entry = &mut self.history[Self::history_index(color, m)];
+        *entry += delta - *entry * delta.abs() / HISTORY_LIMIT;
+    }
+
+    /// The history score of the quiet move `m` by `color`.
+    #[must_use]
+    pub fn history(&self, color: Color, m: Move) -> i32 {
+        self.history[Self::history_index(color, m)]
+    }
+
+    /// Whether `m` is a killer at `ply` or the counter-move to `prev`.
+    #[must_use]
+    pub fn is_refutation(&self, m: Move, ply: usize, prev: Option<Move>) -> bool {
+        self.killers.get(ply).is_some_and(|k| k.contains(&Some(m)))
+            || prev.is_some_and(|p| self.counters[counter_index(p)] == Some(m))
     }
 
     /// The ordering key of `m` at `ply`; higher is searched first.
@@ -141,41 +154,48 @@ impl OrderingTables {
         }
     }
 
-    /// Orders `moves` of `pos` for searching at `ply`, `prev` being the move that led there.
-    #[must_use]
+    /// Loads `picker` with `moves` of `pos`, ordered for searching at `ply`, `prev` being
+    /// the move that led there.
     pub fn order(
         &self,
+        picker: &mut MovePicker,
         pos: &Chess,
-        moves: MoveList,
+        moves: &MoveList,
         ply: usize,
         tt_move: Option<Move>,
         prev: Option<Move>,
-    ) -> MovePicker {
+    ) {
         let counter = prev.and_then(|p| self.counters[counter_index(p)]);
-        let mut keys = [0; MAX_MOVES];
-        for (key, &m) in keys.iter_mut().zip(moves.iter()) {
-            *key = self.key(pos, m, ply, tt_move, counter);
-        }
-        MovePicker { moves, keys, next: 0 }
+        picker.entries.clear();
+        picker.entries.extend(moves.iter().map(|&m| (m, self.key(pos, m, ply, tt_move, counter))));
+        picker.next = 0;
     }
 }
 
-/// Hands out moves best key first, sorting lazily since most nodes cut off early.
+/// Hands out moves best key first, sorting lazily since most nodes cut off early. One picker
+/// per ply is reused from node to node, so that ordering allocates nothing.
+#[derive(Default)]
 pub struct MovePicker {
-    moves: MoveList,
-    keys: [i32; MAX_MOVES],
+    entries: Vec<(Move, i32)>,
     next: usize,
+    /// A move handed out before all others, such as the transposition table's move.
+    first: Option<Move>,
 }
 
 impl MovePicker {
-    /// Orders captures and promotions by MVV-LVA alone (for quiescence search).
-    #[must_use]
-    pub fn tactical(moves: MoveList) -> MovePicker {
-        let mut keys = [0; MAX_MOVES];
-        for (key, &m) in keys.iter_mut().zip(moves.iter()) {
-            *key = tactical_key(m);
-        }
-        MovePicker { moves, keys, next: 0 }
+    /// Empties the picker, leaving only `first` to hand out until moves are loaded.
+    pub fn reset(&mut self, first: Option<Move>) {
+        self.entries.clear();
+        self.next = 0;
+        self.first = first;
+    }
+
+    /// Loads the captures and promotions `moves`, ordered by MVV-LVA alone (for quiescence
+    /// search).
+    pub fn tactical(&mut self, moves: &MoveList) {
+        self.entries.clear();
+        self.entries.extend(moves.iter().map(|&m| (m, tactical_key(m))));
+        self.next = 0;
     }
 }
 
@@ -183,21 +203,22 @@ impl Iterator for MovePicker {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
-        let start = self.next;
-        if start >= self.moves.len() {
-            return None;
+        if let Some(first) = self.first.take() {
+            return Some(first);
         }
-        let mut best = start;
-        for i in start + 1..self.moves.len() {
+        let start = self.next;
+        let rest = self.entries.get(start..)?;
+        let mut best = 0;
+        for (i, entry) in rest.iter().enumerate().skip(1) {
             // A strict comparison keeps generation order among equal keys: deterministic.
-            if self.keys[i] > self.keys[best] {
+            if entry.1 > rest[best].1 {
                 best = i;
             }
         }
-        self.moves.swap(start, best);
-        self.keys.swap(start, best);
+        let chosen = rest.first()?.0;
+        let chosen = if best == 0 { chosen } else { self.entries.swap(start, start + best); self.entries[start].0 };
         self.next += 1;
-        Some(self.moves[start])
+        Some(chosen)
     }
 }
 
@@ -214,7 +235,8 @@ mod tests {
         let tables = OrderingTables::default();
         let moves = pos.legal_moves();
         let quiet = moves.iter().copied().find(|m| !m.is_capture()).expect("a quiet move");
-        let mut picker = tables.order(&pos, moves, 0, Some(quiet), None);
+        let mut picker = MovePicker::default();
+        tables.order(&mut picker, &pos, &moves, 0, Some(quiet), None);
         assert_eq!(picker.next(), Some(quiet));
         let second = picker.next().expect("more moves");
         assert_eq!(second.capture(), Some(Role::Queen));

@@ -1,5 +1,6 @@
 //! Every tunable number of the search, named and in one place.
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// The deepest ply the search ever reaches (main search and quiescence together).
@@ -54,17 +55,61 @@ pub const LAST_MOVE_SHARE_PERCENT: u32 = 80;
 /// Null-move pruning is tried from this remaining depth on.
 pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
 
-/// The depth reduction of the null-move search.
-pub const NULL_MOVE_REDUCTION: i32 = 2;
+/// The depth reduction of the null-move search, before the depth and margin terms.
+pub const NULL_MOVE_REDUCTION: i32 = 3;
+
+/// The null-move reduction grows by one ply per this many plies of remaining depth.
+pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 3;
+
+/// The null-move reduction grows by one ply per this much the static evaluation exceeds
+/// beta, up to [`NULL_MOVE_MARGIN_MAX`] plies.
+pub const NULL_MOVE_MARGIN_DIVISOR: i32 = 200;
+
+/// The most plies the evaluation margin adds to the null-move reduction.
+pub const NULL_MOVE_MARGIN_MAX: i32 = 3;
 
 /// Late-move reductions apply from this remaining depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 
-/// Late-move reductions apply to quiet moves after this many moves were searched.
-pub const LMR_MIN_MOVES: usize = 3;
+/// Late-move reductions: the constant part of `base + ln(depth) * ln(moves) / divisor`.
+pub const LMR_BASE: f64 = 0.75;
 
-/// After this many searched moves the reduction grows by one more ply.
-pub const LMR_DEEP_MOVES: usize = 8;
+/// Late-move reductions: the divisor of `ln(depth) * ln(moves)`.
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// A quiet move's history score changes its reduction by one ply per this much.
+pub const LMR_HISTORY_DIVISOR: i32 = 6_000;
+
+/// Late-move pruning applies up to this remaining depth.
+pub const LMP_MAX_DEPTH: i32 = 8;
+
+/// Late-move pruning: quiet moves after `LMP_BASE + depth * depth` searched moves are
+/// skipped (half as many when the position is not improving).
+pub const LMP_BASE: i32 = 3;
+
+/// Static exchange pruning applies up to this remaining depth.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+
+/// Static exchange pruning: a capture losing more than this much per ply is skipped.
+pub const SEE_CAPTURE_MARGIN: i32 = 100;
+
+/// Static exchange pruning: a quiet move losing more than this much per ply squared is
+/// skipped.
+pub const SEE_QUIET_MARGIN: i32 = 20;
+
+/// Internal iterative reduction: a node without a transposition table move searched at
+/// least this deep is searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// The largest history bonus or malus of one cutoff.
+pub const HISTORY_BONUS_MAX: i32 = 1_600;
+
+/// History scores stay within plus or minus this (the bonus shrinks near the limit).
+pub const HISTORY_LIMIT: i32 = 16_384;
+
+/// Quiescence delta pruning: a capture that cannot raise the score above alpha even with
+/// this much positional gain is skipped.
+pub const DELTA_MARGIN: i32 = 200;
 
 /// Iterations from this depth on start with a window around the previous score.
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
@@ -102,3 +147,25 @@ pub const FUTILITY_MARGIN: i32 = 100;
 
 /// The part of the futility margin that does not depend on depth.
 pub const FUTILITY_BASE: i32 = 50;
+
+/// The late-move reduction, in plies, of the `number`th move (from 1) searched with `depth`
+/// plies to go, before adjustments: `LMR_BASE + ln(depth) * ln(number) / LMR_DIVISOR`.
+#[must_use]
+pub fn lmr_reduction(depth: i32, number: usize) -> i32 {
+    static TABLE: OnceLock<Vec<[i8; 64]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..64)
+            .map(|d| {
+                let mut row = [0i8; 64];
+                for (n, r) in row.iter_mut().enumerate().skip(1) {
+                    if d > 0 {
+                        let value = LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR;
+                        *r = value as i8;
+                    }
+                }
+                row
+            })
+            .collect()
+    });
+    i32::from(table[depth.clamp(0, 63) as usize][number.min(63)])
+}
