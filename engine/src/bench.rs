@@ -10,7 +10,7 @@ use crate::SearchLimits;
 use crate::search::Engine;
 
 /// The depth `bench` searches to when none is given.
-pub const BENCH_DEPTH: u32 = 9;
+pub const BENCH_DEPTH: u32 = 13;
 
 /// The bench positions: openings, middlegames and endgames.
 pub const BENCH_POSITIONS: [&str; 12] = [

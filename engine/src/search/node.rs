@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, FromSetup, Move, Position, Role};
+use shakmaty::{Bitboard, Chess, EnPassantMode, FromSetup, Move, Piece, Position, Role, attacks};
 
 use super::ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use super::params::{
@@ -237,16 +237,19 @@ impl Searcher<'_> {
                 None => break,
             };
             let quiet_move = !is_tactical(m);
-            if quiet_move && skip_quiets {
-                continue;
-            }
-            // Pruning of moves that are unlikely to matter, once one line guards against mate.
-            if ply > 0 && best_score > -MATE_BOUND && !in_check {
-                if quiet_move && depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
+            let gives_check = gives_check(pos, m);
+            // Pruning of moves that are unlikely to matter, once one line guards against mate;
+            // checks are always searched.
+            if ply > 0 && best_score > -MATE_BOUND && !in_check && !gives_check {
+                if quiet_move
+                    && (skip_quiets
+                        || futile
+                        || (depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit))
+                {
                     skip_quiets = true;
                     continue;
                 }
-                if depth <= SEE_PRUNE_MAX_DEPTH && searched > 0 {
+                if depth <= SEE_PRUNE_MAX_DEPTH {
                     let threshold = if quiet_move {
                         -SEE_QUIET_MARGIN * depth * depth
                     } else {
@@ -262,11 +265,6 @@ impl Searcher<'_> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let gives_check = child.is_check();
-            if futile && searched > 0 && quiet_move && !gives_check {
-                skip_quiets = true;
-                continue;
-            }
             let child_hash = child_hash(pos, hash, m, &child);
             self.path.push(child_hash);
             self.line[ply] = Some(m);
@@ -462,13 +460,40 @@ fn child_hash(pos: &Chess, hash: u64, m: Move, child: &Chess) -> u64 {
         .map_or_else(|| position_hash(child), |z| z.0)
 }
 
-/// Whether the side to move has a piece besides pawns and king (null-move pruning is unsafe
-/// in pawn endings because of zugzwang).
+/// Whether `m` gives check, found from attacks without playing it (castling and en passant,
+/// which move two pieces, are played on a copy).
+fn gives_check(pos: &Chess, m: Move) -> bool {
+    let Move::Normal { role, from, to, promotion, .. } = m else {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        return child.is_check();
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+    let piece = Piece { color: us, role: promotion.unwrap_or(role) };
+    if attacks::attacks(to, piece, occupied).contains(king) {
+        return true;
+    }
+    // A discovered check: one of our other sliders now sees the king.
+    let ours = board.by_color(us) & !Bitboard::from(from);
+    let straight = (board.rooks() | board.queens()) & ours & attacks::rook_attacks(king, occupied);
+    let diagonal = (board.bishops() | board.queens()) & ours & attacks::bishop_attacks(king, occupied);
+    (straight | diagonal).any()
+}
+
+/// Whether the side to move has more than a lone minor piece besides pawns and king:
+/// null-move pruning assumes that passing is worse than any move, which zugzwang breaks, and
+/// zugzwang is common when little is left to move.
 fn has_pieces(pos: &Chess) -> bool {
     let board = pos.board();
     let ours = board.by_color(pos.turn());
-    let pawns_and_king = board.by_role(Role::Pawn) | board.by_role(Role::King);
-    (ours & !pawns_and_king).any()
+    let minors = (board.by_role(Role::Knight) | board.by_role(Role::Bishop)) & ours;
+    let majors = (board.by_role(Role::Rook) | board.by_role(Role::Queen)) & ours;
+    majors.any() || minors.count() >= 2
 }
 
 /// The position with the turn passed to the opponent, if that is legal.
@@ -477,4 +502,33 @@ fn null_move(pos: &Chess) -> Option<Chess> {
     setup.ep_square = None;
     setup.swap_turn();
     Chess::from_setup(setup, pos.castles().mode()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    use super::*;
+
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/standard.epd");
+        let text = std::fs::read_to_string(path).expect("shared/data/perft/standard.epd is readable");
+        let mut checks = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen: Fen = line.split(';').next().unwrap_or_default().trim().parse().expect("FEN");
+            let Ok(root) = fen.into_position::<Chess>(CastlingMode::Chess960) else { continue };
+            // The position and every position one move later.
+            let mut positions = vec![root.clone()];
+            positions.extend(root.legal_moves().into_iter().map(|m| root.clone().play(m).expect("legal")));
+            for pos in positions {
+                for m in pos.legal_moves() {
+                    let played = pos.clone().play(m).expect("legal").is_check();
+                    assert_eq!(gives_check(&pos, m), played, "{line}: {m}");
+                    checks += usize::from(played);
+                }
+            }
+        }
+        assert!(checks > 1_000, "only {checks} checking moves: the suite did not load");
+    }
 }

@@ -99,7 +99,15 @@ impl OrderingTables {
 
     /// Records that the quiet move `m`, played in reply to `prev`, caused a beta cutoff at
     /// `ply` with `depth` to go, after the quiet moves `failed` were tried in vain.
-    pub fn reward(&mut self, color: Color, m: Move, failed: &[Move], prev: Option<Move>, ply: usize, depth: i32) {
+    pub fn reward(
+        &mut self,
+        color: Color,
+        m: Move,
+        failed: &[Move],
+        prev: Option<Move>,
+        ply: usize,
+        depth: i32,
+    ) {
         if let Some(prev) = prev {
             self.counters[counter_index(prev)] = Some(m);
         }
@@ -216,7 +224,12 @@ impl Iterator for MovePicker {
             }
         }
         let chosen = rest.first()?.0;
-        let chosen = if best == 0 { chosen } else { self.entries.swap(start, start + best); self.entries[start].0 };
+        let chosen = if best == 0 {
+            chosen
+        } else {
+            self.entries.swap(start, start + best);
+            self.entries[start].0
+        };
         self.next += 1;
         Some(chosen)
     }

@@ -28,7 +28,7 @@ pub const MAX_HASH_MB: usize = 1024;
 pub const TIME_CHECK_INTERVAL: u64 = 1024;
 
 /// Time kept in reserve for communication delays when playing on a clock.
-pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 
 /// How many moves the remaining time is spread over when `movestogo` is not given.
 pub const DEFAULT_MOVES_TO_GO: u32 = 30;

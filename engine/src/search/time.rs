@@ -144,10 +144,10 @@ mod tests {
     #[test]
     fn allotment_follows_the_formula() {
         let a = allot(ms(60_030), ms(0), None, ms(30));
-        assert_eq!(a.soft, ms(2_000 * SOFT_LIMIT_PERCENT as u64 / 100));
+        assert_eq!(a.soft, ms(2_000) * SOFT_LIMIT_PERCENT / 100);
         assert_eq!(a.hard, ms(2_000 * HARD_LIMIT_FACTOR as u64));
         let b = allot(ms(60_030), ms(1_000), Some(10), ms(30));
-        assert_eq!(b.soft, ms(6_750 * SOFT_LIMIT_PERCENT as u64 / 100));
+        assert_eq!(b.soft, ms(6_750) * SOFT_LIMIT_PERCENT / 100);
     }
 
     #[test]
