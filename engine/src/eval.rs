@@ -1,7 +1,8 @@
 //! Static evaluation: material and piece-square tables (PeSTO's figures) plus classical terms
 //! (mobility, pawn structure, bishop pair, rook files, king safety), each a middlegame/endgame
-//! pair blended by the material left on the board (a "tapered" evaluation). The weights of
-//! the classical terms are in `eval/weights.rs`.
+//! pair blended by the material left on the board (a "tapered" evaluation). The weights are in
+//! `eval/weights.rs`; `eval/trace.rs` exposes the evaluation as a linear model of them for the
+//! tuner (`engine/examples/tune.rs`).
 
 mod king_safety;
 mod masks;
@@ -11,7 +12,10 @@ mod pieces;
 mod psqt;
 mod tables;
 mod tapered;
+mod trace;
 mod weights;
+
+pub use trace::{EvalTrace, Term, current_weights, trace};
 
 use shakmaty::{Board, Chess, Color, Position};
 
@@ -21,6 +25,8 @@ use pawns::pawn_structure;
 use pieces::pieces;
 use psqt::psqt;
 use tapered::Tapered;
+use trace::Trace;
+use weights::TEMPO;
 
 /// The game phase of a full set of pieces; fewer pieces mean a more endgame-like blend.
 const MAX_PHASE: i32 = 24;
@@ -34,28 +40,49 @@ const MAX_PHASE: i32 = 24;
 /// ```
 #[must_use]
 pub fn evaluate(pos: &Chess) -> i32 {
-    let white = evaluate_white(pos.board());
+    let (score, phase) = score_white(pos, &mut ());
+    let white = score.blend(phase, MAX_PHASE);
     match pos.turn() {
         Color::White => white,
         Color::Black => -white,
     }
 }
 
-/// Evaluates a board in centipawns from White's point of view.
-fn evaluate_white(board: &Board) -> i32 {
-    let (white, white_phase) = psqt(board, Color::White);
-    let (black, black_phase) = psqt(board, Color::Black);
-    let (white_mobility, on_black_king) = mobility(board, Color::White);
-    let (black_mobility, on_white_king) = mobility(board, Color::Black);
-    let score = white - black + white_mobility - black_mobility + terms(board, Color::White, on_white_king)
-        - terms(board, Color::Black, on_black_king);
-    score.blend((white_phase + black_phase).min(MAX_PHASE), MAX_PHASE)
+/// The unblended score of `pos` from White's point of view with the side to move's tempo, and
+/// the game phase.
+fn score_white(pos: &Chess, trace: &mut impl Trace) -> (Tapered, i32) {
+    let (score, phase) = board_score(pos.board(), trace);
+    trace.add(pos.turn(), trace::Term::Tempo, 0, 1.0);
+    let tempo = match pos.turn() {
+        Color::White => TEMPO,
+        Color::Black => -TEMPO,
+    };
+    (score + tempo, phase)
+}
+
+/// The unblended score of a board from White's point of view, and the game phase.
+fn board_score(board: &Board, trace: &mut impl Trace) -> (Tapered, i32) {
+    let (white, white_phase) = psqt(board, Color::White, trace);
+    let (black, black_phase) = psqt(board, Color::Black, trace);
+    let (white_mobility, on_black_king) = mobility(board, Color::White, trace);
+    let (black_mobility, on_white_king) = mobility(board, Color::Black, trace);
+    let score = white - black + white_mobility - black_mobility
+        + terms(board, Color::White, on_white_king, trace)
+        - terms(board, Color::Black, on_black_king, trace);
+    (score, (white_phase + black_phase).min(MAX_PHASE))
 }
 
 /// The classical terms for one side beyond material, piece-square tables and mobility;
 /// `attack` is the enemy pieces found attacking its king.
-fn terms(board: &Board, color: Color, attack: KingAttack) -> Tapered {
-    pawn_structure(board, color) + pieces(board, color) + king_safety(board, color, attack)
+fn terms(board: &Board, color: Color, attack: KingAttack, trace: &mut impl Trace) -> Tapered {
+    pawn_structure(board, color, trace) + pieces(board, color, trace) + king_safety(board, color, attack, trace)
+}
+
+/// Evaluates a board in centipawns from White's point of view, without the tempo.
+#[cfg(test)]
+fn evaluate_white(board: &Board) -> i32 {
+    let (score, phase) = board_score(board, &mut ());
+    score.blend(phase, MAX_PHASE)
 }
 
 /// The board of a FEN, for the evaluation terms' tests.
@@ -72,7 +99,7 @@ mod tests {
 
     use super::*;
 
-    fn pos(fen: &str) -> Chess {
+    pub(super) fn pos(fen: &str) -> Chess {
         let fen: Fen = fen.parse().expect("test FEN parses");
         fen.into_position(CastlingMode::Standard).expect("test FEN is legal")
     }

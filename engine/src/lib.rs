@@ -39,7 +39,7 @@ pub use book::{
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
 pub use database::{Column, GameHeader, GameIndex, IndexJob, IndexProgress};
 pub use epd::{EpdReport, EpdResult, EpdTest, run_suite};
-pub use eval::evaluate;
+pub use eval::{EvalTrace, Term, current_weights, evaluate, trace};
 pub use game::{
     Ending, Eval, GameRecord, IllegalMove, Nag, Node, NodeId, Termination, clock_in, eval_in, nag_symbol,
 };

@@ -5,21 +5,22 @@ use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square, attacks};
 use super::masks::{NEIGHBOUR_FILES, relative_rank, relative_rank_squares};
 use super::pawns::count;
 use super::tapered::Tapered;
+use super::trace::{Term, Trace};
 use super::weights::{
     KING_ATTACK, KING_ATTACK_UNITS, KING_ATTACKERS_SCALE, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR,
 };
 
 /// Scores the safety of `us`'s king, given the enemy pieces found attacking its zone.
 #[must_use]
-pub fn king_safety(board: &Board, us: Color, attack: KingAttack) -> Tapered {
+pub fn king_safety(board: &Board, us: Color, attack: KingAttack, trace: &mut impl Trace) -> Tapered {
     let Some(king) = board.king_of(us) else {
         return Tapered::ZERO;
     };
-    pawn_shield(board, us, king) + attack.penalty()
+    pawn_shield(board, us, king, trace) + attack.penalty(us, trace)
 }
 
 /// Own pawns in front of a king that has castled (or walked) to a wing of its back rank.
-fn pawn_shield(board: &Board, us: Color, king: Square) -> Tapered {
+fn pawn_shield(board: &Board, us: Color, king: Square, trace: &mut impl Trace) -> Tapered {
     if relative_rank(us, king) != Rank::First || matches!(king.file(), File::D | File::E) {
         return Tapered::ZERO;
     }
@@ -27,6 +28,8 @@ fn pawn_shield(board: &Board, us: Color, king: Square) -> Tapered {
     let pawns = board.pawns() & board.by_color(us) & files;
     let close = count(pawns & relative_rank_squares(us, Rank::Second));
     let far = count(pawns & relative_rank_squares(us, Rank::Third));
+    trace.add(us, Term::PawnShieldClose, 0, f64::from(close));
+    trace.add(us, Term::PawnShieldFar, 0, f64::from(far));
     PAWN_SHIELD_CLOSE * close + PAWN_SHIELD_FAR * far
 }
 
@@ -59,10 +62,12 @@ impl KingAttack {
         }
     }
 
-    /// The penalty: growing with the attackers' weight, scaled up by their number.
+    /// The penalty of `us`, the side whose king this is: growing with the attackers' weight,
+    /// scaled up by their number.
     #[must_use]
-    pub fn penalty(self) -> Tapered {
+    pub fn penalty(self, us: Color, trace: &mut impl Trace) -> Tapered {
         let scale = KING_ATTACKERS_SCALE[self.attackers.min(KING_ATTACKERS_SCALE.len() - 1)];
+        trace.add(us, Term::KingAttack, 0, f64::from(self.units * scale) / 256.0);
         let penalty = KING_ATTACK * self.units;
         Tapered { mg: penalty.mg * scale / 256, eg: penalty.eg * scale / 256 }
     }
@@ -87,8 +92,8 @@ mod tests {
 
     /// The king safety of `us`, tallying the enemy attackers as the evaluation does.
     fn safety(board: &Board, us: Color) -> Tapered {
-        let (_, attack) = super::super::mobility::mobility(board, !us);
-        king_safety(board, us, attack)
+        let (_, attack) = super::super::mobility::mobility(board, !us, &mut ());
+        king_safety(board, us, attack, &mut ())
     }
 
     #[test]

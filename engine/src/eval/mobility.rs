@@ -7,33 +7,28 @@ use super::king_safety::KingAttack;
 use super::masks::pawn_attacks;
 use super::pawns::count;
 use super::tapered::Tapered;
-use super::weights::{
-    BISHOP_MOBILITY, BISHOP_MOBILITY_BASE, KNIGHT_MOBILITY, KNIGHT_MOBILITY_BASE, QUEEN_MOBILITY,
-    QUEEN_MOBILITY_BASE, ROOK_MOBILITY, ROOK_MOBILITY_BASE,
-};
+use super::trace::{Term, Trace};
+use super::weights::{MOBILITY, MOBILITY_BASE};
 
-/// The pieces that get a mobility score, with their weight per square and zero point.
-const MOBILE: [(Role, Tapered, i32); 4] = [
-    (Role::Knight, KNIGHT_MOBILITY, KNIGHT_MOBILITY_BASE),
-    (Role::Bishop, BISHOP_MOBILITY, BISHOP_MOBILITY_BASE),
-    (Role::Rook, ROOK_MOBILITY, ROOK_MOBILITY_BASE),
-    (Role::Queen, QUEEN_MOBILITY, QUEEN_MOBILITY_BASE),
-];
+/// The pieces that get a mobility score, in the order of [`MOBILITY`].
+const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
 /// Scores the pseudo-legal moves of `us`'s pieces, leaving out squares held by own pieces or
 /// attacked by enemy pawns, and tallies the pieces attacking the enemy king's zone.
 #[must_use]
-pub fn mobility(board: &Board, us: Color) -> (Tapered, KingAttack) {
+pub fn mobility(board: &Board, us: Color, trace: &mut impl Trace) -> (Tapered, KingAttack) {
     let enemy_pawns = board.pawns() & board.by_color(!us);
     let area = !(board.by_color(us) | pawn_attacks(!us, enemy_pawns));
     let occupied = board.occupied();
     let mut king_attack = KingAttack::on(board, !us);
     let mut score = Tapered::ZERO;
-    for (role, weight, base) in MOBILE {
+    for (i, role) in MOBILE.into_iter().enumerate() {
         let piece = Piece { color: us, role };
         for sq in board.by_piece(piece) {
             let reach = attacks::attacks(sq, piece, occupied);
-            score += weight * (count(reach & area) - base);
+            let squares = count(reach & area) - MOBILITY_BASE[i];
+            trace.add(us, Term::Mobility, i, f64::from(squares));
+            score += MOBILITY[i] * squares;
             king_attack.add(role, reach);
         }
     }
@@ -51,13 +46,13 @@ mod tests {
     fn a_central_knight_is_more_mobile_than_a_cornered_one() {
         let centre = board("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1");
         let corner = board("4k3/8/8/8/8/8/8/N3K3 w - - 0 1");
-        assert!(mobility(&centre, Color::White).0.mg > mobility(&corner, Color::White).0.mg);
+        assert!(mobility(&centre, Color::White, &mut ()).0.mg > mobility(&corner, Color::White, &mut ()).0.mg);
     }
 
     #[test]
     fn squares_attacked_by_enemy_pawns_do_not_count() {
         let free = board("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1");
         let watched = board("4k3/8/2p1p3/8/3N4/8/8/4K3 w - - 0 1");
-        assert!(mobility(&free, Color::White).0.mg > mobility(&watched, Color::White).0.mg);
+        assert!(mobility(&free, Color::White, &mut ()).0.mg > mobility(&watched, Color::White, &mut ()).0.mg);
     }
 }

@@ -4,17 +4,21 @@ use shakmaty::{Bitboard, Board, Color};
 
 use super::masks::{FRONT_SPAN, PASSED_SPAN, index, relative_rank};
 use super::tapered::Tapered;
+use super::trace::{Term, Trace};
 use super::weights::{DOUBLED_PAWN, ISOLATED_PAWN, PASSED_FREE_PATH, PASSED_PAWN};
 
 /// Scores `us`'s pawn structure.
 #[must_use]
-pub fn pawn_structure(board: &Board, us: Color) -> Tapered {
+pub fn pawn_structure(board: &Board, us: Color, trace: &mut impl Trace) -> Tapered {
     let ours = board.pawns() & board.by_color(us);
     let theirs = board.pawns() & board.by_color(!us);
     let files = files(ours);
     let lonely = files & !((files << 1) | (files >> 1));
-    let mut score = DOUBLED_PAWN * (count(ours) - files.count_ones() as i32)
-        + ISOLATED_PAWN * count(ours & spread(lonely));
+    let doubled = count(ours) - files.count_ones() as i32;
+    let isolated = count(ours & spread(lonely));
+    trace.add(us, Term::DoubledPawn, 0, f64::from(doubled));
+    trace.add(us, Term::IsolatedPawn, 0, f64::from(isolated));
+    let mut score = DOUBLED_PAWN * doubled + ISOLATED_PAWN * isolated;
     let side = index(us);
     for sq in ours {
         let front = FRONT_SPAN[side][sq.to_usize()];
@@ -24,8 +28,10 @@ pub fn pawn_structure(board: &Board, us: Color) -> Tapered {
         }
         let rank = relative_rank(us, sq).to_usize();
         score += PASSED_PAWN[rank];
+        trace.add(us, Term::PassedPawn, rank, 1.0);
         if (board.occupied() & front).is_empty() {
             score += PASSED_FREE_PATH[rank];
+            trace.add(us, Term::PassedFreePath, rank, 1.0);
         }
     }
     score
@@ -63,7 +69,7 @@ mod tests {
     fn passed_pawn_on_the_sixth_beats_one_on_the_third() {
         let sixth = board("4k3/8/4P3/8/8/8/8/4K3 w - - 0 1");
         let third = board("4k3/8/8/8/8/4P3/8/4K3 w - - 0 1");
-        let (s6, s3) = (pawn_structure(&sixth, Color::White), pawn_structure(&third, Color::White));
+        let (s6, s3) = (pawn_structure(&sixth, Color::White, &mut ()), pawn_structure(&third, Color::White, &mut ()));
         assert!(s6.mg > s3.mg && s6.eg > s3.eg, "{s6:?} vs {s3:?}");
     }
 
@@ -71,14 +77,14 @@ mod tests {
     fn a_blocked_passed_pawn_loses_its_free_path_bonus() {
         let free = board("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
         let blocked = board("1n2k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
-        assert!(pawn_structure(&free, Color::White).eg > pawn_structure(&blocked, Color::White).eg);
+        assert!(pawn_structure(&free, Color::White, &mut ()).eg > pawn_structure(&blocked, Color::White, &mut ()).eg);
     }
 
     #[test]
     fn a_pawn_facing_an_enemy_pawn_on_a_neighbouring_file_is_not_passed() {
         let stopped = board("4k3/3p4/8/8/8/4P3/8/4K3 w - - 0 1");
         let passed = board("4k3/p7/8/8/8/4P3/8/4K3 w - - 0 1");
-        assert!(pawn_structure(&passed, Color::White).eg > pawn_structure(&stopped, Color::White).eg);
+        assert!(pawn_structure(&passed, Color::White, &mut ()).eg > pawn_structure(&stopped, Color::White, &mut ()).eg);
     }
 
     #[test]
@@ -86,10 +92,10 @@ mod tests {
         let healthy = board("4k3/8/8/8/8/8/5PP1/4K3 w - - 0 1");
         let doubled_isolated = board("4k3/8/8/8/8/6P1/6P1/4K3 w - - 0 1");
         let (good, bad) =
-            (pawn_structure(&healthy, Color::White), pawn_structure(&doubled_isolated, Color::White));
+            (pawn_structure(&healthy, Color::White, &mut ()), pawn_structure(&doubled_isolated, Color::White, &mut ()));
         assert!(good.mg > bad.mg && good.eg > bad.eg, "{good:?} vs {bad:?}");
         let isolated = board("4k3/8/8/8/8/8/5P1P/4K3 w - - 0 1");
-        assert!(pawn_structure(&isolated, Color::White).eg < good.eg);
+        assert!(pawn_structure(&isolated, Color::White, &mut ()).eg < good.eg);
     }
 
     #[test]
@@ -106,6 +112,6 @@ mod tests {
     fn black_pawns_are_scored_from_blacks_side() {
         let white = board("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1");
         let black = board("4k3/8/1p6/8/8/8/8/4K3 w - - 0 1");
-        assert_eq!(pawn_structure(&white, Color::White), pawn_structure(&black, Color::Black));
+        assert_eq!(pawn_structure(&white, Color::White, &mut ()), pawn_structure(&black, Color::Black, &mut ()));
     }
 }

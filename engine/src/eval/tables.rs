@@ -1,13 +1,8 @@
-//! PeSTO's published piece values and piece-square tables (Ronald Friederich's tuned figures).
+//! PeSTO's published piece-square tables (Ronald Friederich's tuned figures). Its piece values
+//! are the starting point of [`super::weights::PIECE_VALUE`].
 //!
 //! Each table is written as a chess diagram from White's side: the first row is rank 8, the
 //! last row is rank 1, files a to h from left to right. [`super`] flips the index for White.
-
-/// Middlegame piece values: pawn, knight, bishop, rook, queen, king.
-pub const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
-
-/// Endgame piece values: pawn, knight, bishop, rook, queen, king.
-pub const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
 
 /// How much each piece counts towards the game phase (24 is a full middlegame).
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];

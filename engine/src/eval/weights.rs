@@ -1,6 +1,6 @@
 //! Every weight of the classical evaluation terms, in one place, as middlegame/endgame pairs
-//! in centipawns. Positive is good for the side that has the feature. The piece values and
-//! piece-square tables are PeSTO's and live in [`super::tables`].
+//! in centipawns. Positive is good for the side that has the feature. The piece-square tables
+//! are PeSTO's and live in [`super::tables`]; the piece values started as PeSTO's.
 //!
 //! The starting figures follow Fruit 2.1's published evaluation, scaled down where PeSTO's
 //! tables already cover part of the idea (pawn advancement, centralisation). They are not
@@ -8,25 +8,19 @@
 
 use super::tapered::{Tapered, s};
 
+/// Material: pawn, knight, bishop, rook, queen, king (always on the board, so worth nothing).
+pub const PIECE_VALUE: [Tapered; 6] = [s(82, 94), s(337, 281), s(365, 297), s(477, 512), s(1025, 936), s(0, 0)];
+
+/// The side to move's bonus for having the move.
+pub const TEMPO: Tapered = s(0, 0);
+
 // Mobility: per reachable square (not occupied by an own piece, not attacked by an enemy pawn)
 // above or below a typical count, so that an average piece scores about zero.
 
-/// Knight mobility per square.
-pub const KNIGHT_MOBILITY: Tapered = s(4, 4);
-/// The knight mobility that scores zero.
-pub const KNIGHT_MOBILITY_BASE: i32 = 4;
-/// Bishop mobility per square.
-pub const BISHOP_MOBILITY: Tapered = s(5, 5);
-/// The bishop mobility that scores zero.
-pub const BISHOP_MOBILITY_BASE: i32 = 6;
-/// Rook mobility per square.
-pub const ROOK_MOBILITY: Tapered = s(2, 4);
-/// The rook mobility that scores zero.
-pub const ROOK_MOBILITY_BASE: i32 = 7;
-/// Queen mobility per square.
-pub const QUEEN_MOBILITY: Tapered = s(1, 2);
-/// The queen mobility that scores zero.
-pub const QUEEN_MOBILITY_BASE: i32 = 13;
+/// Mobility per square of a knight, bishop, rook and queen.
+pub const MOBILITY: [Tapered; 4] = [s(4, 4), s(5, 5), s(2, 4), s(1, 2)];
+/// The mobility of a knight, bishop, rook and queen that scores zero.
+pub const MOBILITY_BASE: [i32; 4] = [4, 6, 7, 13];
 
 // Pawn structure.
 
