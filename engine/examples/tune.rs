@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p kibitz-engine --example tune -- [--pgn FILE_OR_DIR]... [--epochs N]
-//!     [--rate CP] [--write engine/src/eval/weights.rs]
+//!     [--rate CP] [--l2 LAMBDA] [--freeze NAME,...] [--write engine/src/eval/weights.rs]
 //! ```
 //!
 //! Positions come from the games' main lines, from ply 8 on, not in check, each replaced by the
@@ -42,18 +42,25 @@ struct Options {
     epochs: usize,
     rate: f64,
     write: Option<PathBuf>,
+    /// The weights (by constant name) that keep their current values.
+    freeze: Vec<String>,
+    /// The strength of the pull towards the current weights: `LAMBDA` times the squared
+    /// distance is added to the error.
+    l2: f64,
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut options = Options { pgn: Vec::new(), epochs: 3000, rate: 1.0, write: None };
+    let mut options = Options { pgn: Vec::new(), epochs: 3000, rate: 1.0, write: None, freeze: Vec::new(), l2: 0.0 };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
             "--pgn" => options.pgn.push(value()?.into()),
             "--epochs" => options.epochs = value()?.parse().map_err(|e| format!("--epochs: {e}"))?,
+            "--l2" => options.l2 = value()?.parse().map_err(|e| format!("--l2: {e}"))?,
             "--rate" => options.rate = value()?.parse().map_err(|e| format!("--rate: {e}"))?,
             "--write" => options.write = Some(value()?.into()),
+            "--freeze" => options.freeze.extend(value()?.split(',').map(str::to_string)),
             _ => return Err(format!("unknown argument {arg}")),
         }
     }
@@ -220,7 +227,8 @@ fn fit_k(samples: &[Sample]) -> f64 {
 }
 
 /// Full-batch Adam on the linear model.
-fn tune(samples: &[Sample], k: f64, start: &[(f64, f64)], epochs: usize, rate: f64) -> Vec<(f64, f64)> {
+fn tune(samples: &[Sample], k: f64, start: &[(f64, f64)], frozen: &[bool], options: &Options) -> Vec<(f64, f64)> {
+    let (epochs, rate, l2) = (options.epochs, options.rate, options.l2);
     let (beta1, beta2, epsilon): (f64, f64, f64) = (0.9, 0.999, 1e-8);
     let mut weights = start.to_vec();
     let mut m = vec![(0.0, 0.0); weights.len()];
@@ -238,9 +246,13 @@ fn tune(samples: &[Sample], k: f64, start: &[(f64, f64)], epochs: usize, rate: f
                 entry.1 += ge * f64::from(count);
             }
         }
+        for ((g, w), w0) in gradient.iter_mut().zip(&weights).zip(start) {
+            g.0 += 2.0 * l2 * (w.0 - w0.0);
+            g.1 += 2.0 * l2 * (w.1 - w0.1);
+        }
         let t = i32::try_from(epoch).unwrap_or(i32::MAX);
         let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
-        for ((w, g), (m, v)) in weights.iter_mut().zip(&gradient).zip(m.iter_mut().zip(v.iter_mut())) {
+        for ((w, g), (m, v)) in weights.iter_mut().zip(&gradient).zip(m.iter_mut().zip(v.iter_mut())).zip(frozen).filter(|(_, frozen)| !**frozen).map(|(w, _)| w) {
             m.0 = beta1 * m.0 + (1.0 - beta1) * g.0;
             m.1 = beta1 * m.1 + (1.0 - beta1) * g.1;
             v.0 = beta2 * v.0 + (1.0 - beta2) * g.0 * g.0;
@@ -300,7 +312,11 @@ fn main() -> ExitCode {
     if options.epochs == 0 {
         return ExitCode::SUCCESS;
     }
-    let tuned = tune(&train, k, &current, options.epochs, options.rate);
+    let mut frozen = vec![false; current.len()];
+    for term in Term::ALL.into_iter().filter(|term| options.freeze.iter().any(|name| name == term.name())) {
+        frozen[term.offset()..term.offset() + term.weights().len()].fill(true);
+    }
+    let tuned = tune(&train, k, &current, &frozen, &options);
     let rounded: Vec<(i32, i32)> = tuned.iter().map(|w| (w.0.round() as i32, w.1.round() as i32)).collect();
     let as_float: Vec<(f64, f64)> = rounded.iter().map(|&(mg, eg)| (f64::from(mg), f64::from(eg))).collect();
     println!(
