@@ -327,13 +327,7 @@ impl Searcher<'_> {
 
         self.pickers[ply] = picker;
         self.quiets[ply] = quiets_tried;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, original_alpha, beta);
         if ply > 0 || !self.root_restricted {
             let stored = Entry { key: hash, best: best_move, score: best_score, depth, bound };
             self.tt.store(hash, ply, stored);
@@ -441,15 +435,20 @@ impl Searcher<'_> {
             }
         }
         self.pickers[ply] = picker;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, original_alpha, beta);
         self.tt.store(hash, ply, Entry { key: hash, best: best_move, score: best_score, depth: 0, bound });
         best_score
+    }
+}
+
+/// What a search result `score` in the window `alpha`..`beta` tells about the node's value.
+fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
+    if score >= beta {
+        Bound::Lower
+    } else if score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 
