@@ -50,7 +50,8 @@ struct Options {
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut options = Options { pgn: Vec::new(), epochs: 3000, rate: 1.0, write: None, freeze: Vec::new(), l2: 0.0 };
+    let mut options =
+        Options { pgn: Vec::new(), epochs: 3000, rate: 1.0, write: None, freeze: Vec::new(), l2: 0.0 };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -227,7 +228,13 @@ fn fit_k(samples: &[Sample]) -> f64 {
 }
 
 /// Full-batch Adam on the linear model.
-fn tune(samples: &[Sample], k: f64, start: &[(f64, f64)], frozen: &[bool], options: &Options) -> Vec<(f64, f64)> {
+fn tune(
+    samples: &[Sample],
+    k: f64,
+    start: &[(f64, f64)],
+    frozen: &[bool],
+    options: &Options,
+) -> Vec<(f64, f64)> {
     let (epochs, rate, l2) = (options.epochs, options.rate, options.l2);
     let (beta1, beta2, epsilon): (f64, f64, f64) = (0.9, 0.999, 1e-8);
     let mut weights = start.to_vec();
@@ -252,7 +259,14 @@ fn tune(samples: &[Sample], k: f64, start: &[(f64, f64)], frozen: &[bool], optio
         }
         let t = i32::try_from(epoch).unwrap_or(i32::MAX);
         let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
-        for ((w, g), (m, v)) in weights.iter_mut().zip(&gradient).zip(m.iter_mut().zip(v.iter_mut())).zip(frozen).filter(|(_, frozen)| !**frozen).map(|(w, _)| w) {
+        for ((w, g), (m, v)) in weights
+            .iter_mut()
+            .zip(&gradient)
+            .zip(m.iter_mut().zip(v.iter_mut()))
+            .zip(frozen)
+            .filter(|(_, frozen)| !**frozen)
+            .map(|(w, _)| w)
+        {
             m.0 = beta1 * m.0 + (1.0 - beta1) * g.0;
             m.1 = beta1 * m.1 + (1.0 - beta1) * g.1;
             v.0 = beta2 * v.0 + (1.0 - beta2) * g.0 * g.0;

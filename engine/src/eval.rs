@@ -75,7 +75,9 @@ fn board_score(board: &Board, trace: &mut impl Trace) -> (Tapered, i32) {
 /// The classical terms for one side beyond material, piece-square tables and mobility;
 /// `attack` is the enemy pieces found attacking its king.
 fn terms(board: &Board, color: Color, attack: KingAttack, trace: &mut impl Trace) -> Tapered {
-    pawn_structure(board, color, trace) + pieces(board, color, trace) + king_safety(board, color, attack, trace)
+    pawn_structure(board, color, trace)
+        + pieces(board, color, trace)
+        + king_safety(board, color, attack, trace)
 }
 
 /// Evaluates a board in centipawns from White's point of view, without the tempo.

@@ -46,7 +46,9 @@ mod tests {
     fn a_central_knight_is_more_mobile_than_a_cornered_one() {
         let centre = board("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1");
         let corner = board("4k3/8/8/8/8/8/8/N3K3 w - - 0 1");
-        assert!(mobility(&centre, Color::White, &mut ()).0.mg > mobility(&corner, Color::White, &mut ()).0.mg);
+        assert!(
+            mobility(&centre, Color::White, &mut ()).0.mg > mobility(&corner, Color::White, &mut ()).0.mg
+        );
     }
 
     #[test]

@@ -69,7 +69,8 @@ mod tests {
     fn passed_pawn_on_the_sixth_beats_one_on_the_third() {
         let sixth = board("4k3/8/4P3/8/8/8/8/4K3 w - - 0 1");
         let third = board("4k3/8/8/8/8/4P3/8/4K3 w - - 0 1");
-        let (s6, s3) = (pawn_structure(&sixth, Color::White, &mut ()), pawn_structure(&third, Color::White, &mut ()));
+        let (s6, s3) =
+            (pawn_structure(&sixth, Color::White, &mut ()), pawn_structure(&third, Color::White, &mut ()));
         assert!(s6.mg > s3.mg && s6.eg > s3.eg, "{s6:?} vs {s3:?}");
     }
 
@@ -77,22 +78,30 @@ mod tests {
     fn a_blocked_passed_pawn_loses_its_free_path_bonus() {
         let free = board("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
         let blocked = board("1n2k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
-        assert!(pawn_structure(&free, Color::White, &mut ()).eg > pawn_structure(&blocked, Color::White, &mut ()).eg);
+        assert!(
+            pawn_structure(&free, Color::White, &mut ()).eg
+                > pawn_structure(&blocked, Color::White, &mut ()).eg
+        );
     }
 
     #[test]
     fn a_pawn_facing_an_enemy_pawn_on_a_neighbouring_file_is_not_passed() {
         let stopped = board("4k3/3p4/8/8/8/4P3/8/4K3 w - - 0 1");
         let passed = board("4k3/p7/8/8/8/4P3/8/4K3 w - - 0 1");
-        assert!(pawn_structure(&passed, Color::White, &mut ()).eg > pawn_structure(&stopped, Color::White, &mut ()).eg);
+        assert!(
+            pawn_structure(&passed, Color::White, &mut ()).eg
+                > pawn_structure(&stopped, Color::White, &mut ()).eg
+        );
     }
 
     #[test]
     fn doubled_and_isolated_pawns_are_worse() {
         let healthy = board("4k3/8/8/8/8/8/5PP1/4K3 w - - 0 1");
         let doubled_isolated = board("4k3/8/8/8/8/6P1/6P1/4K3 w - - 0 1");
-        let (good, bad) =
-            (pawn_structure(&healthy, Color::White, &mut ()), pawn_structure(&doubled_isolated, Color::White, &mut ()));
+        let (good, bad) = (
+            pawn_structure(&healthy, Color::White, &mut ()),
+            pawn_structure(&doubled_isolated, Color::White, &mut ()),
+        );
         assert!(good.mg > bad.mg && good.eg > bad.eg, "{good:?} vs {bad:?}");
         let isolated = board("4k3/8/8/8/8/8/5P1P/4K3 w - - 0 1");
         assert!(pawn_structure(&isolated, Color::White, &mut ()).eg < good.eg);
@@ -112,6 +121,9 @@ mod tests {
     fn black_pawns_are_scored_from_blacks_side() {
         let white = board("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1");
         let black = board("4k3/8/1p6/8/8/8/8/4K3 w - - 0 1");
-        assert_eq!(pawn_structure(&white, Color::White, &mut ()), pawn_structure(&black, Color::Black, &mut ()));
+        assert_eq!(
+            pawn_structure(&white, Color::White, &mut ()),
+            pawn_structure(&black, Color::Black, &mut ())
+        );
     }
 }

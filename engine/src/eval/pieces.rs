@@ -49,8 +49,14 @@ mod tests {
 
     #[test]
     fn two_bishops_on_different_colours_make_a_pair() {
-        assert_eq!(bishop_pair(&board("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"), Color::White, &mut ()), BISHOP_PAIR);
-        assert_eq!(bishop_pair(&board("4k3/8/8/8/8/8/3B4/2B1K3 w - - 0 1"), Color::White, &mut ()), Tapered::ZERO);
+        assert_eq!(
+            bishop_pair(&board("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"), Color::White, &mut ()),
+            BISHOP_PAIR
+        );
+        assert_eq!(
+            bishop_pair(&board("4k3/8/8/8/8/8/3B4/2B1K3 w - - 0 1"), Color::White, &mut ()),
+            Tapered::ZERO
+        );
     }
 
     #[test]

@@ -9,7 +9,8 @@
 use super::tapered::{Tapered, s};
 
 /// Material: pawn, knight, bishop, rook, queen, king (always on the board, so worth nothing).
-pub const PIECE_VALUE: [Tapered; 6] = [s(82, 94), s(337, 281), s(365, 297), s(477, 512), s(1025, 936), s(0, 0)];
+pub const PIECE_VALUE: [Tapered; 6] =
+    [s(82, 94), s(337, 281), s(365, 297), s(477, 512), s(1025, 936), s(0, 0)];
 
 /// The side to move's bonus for having the move.
 pub const TEMPO: Tapered = s(0, 0);
