@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::{Command, PositionTable, PostBook};
+use crate::{Book, Command, PositionTable, PostBook};
 
 /// The learned data a front end loaded, and whether each part is used.
 pub(crate) struct Learned {
@@ -24,9 +24,24 @@ impl Default for Learned {
 }
 
 /// Whether an option's path value means "no file".
-fn unset(path: &str) -> bool {
+pub(crate) fn unset(path: &str) -> bool {
     let path = path.trim();
     path.is_empty() || path == "<empty>"
+}
+
+/// Opens the book a `BookFile` option names: `None` for no file, else the book and a line
+/// saying what was loaded; on failure, the reason.
+pub(crate) fn open_book(path: &str) -> Result<Option<(Arc<Book>, String)>, String> {
+    if unset(path) {
+        return Ok(None);
+    }
+    match Book::open(Path::new(path)) {
+        Ok(book) => {
+            let loaded = format!("BookFile {path}: {} positions", book.positions());
+            Ok(Some((Arc::new(book), loaded)))
+        }
+        Err(e) => Err(format!("BookFile {path}: {e}")),
+    }
 }
 
 impl Learned {

@@ -14,7 +14,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub use parse::{UciCommand, UciOption, parse_line};
 
-use crate::learned::Learned;
+use crate::learned::{Learned, open_book, unset};
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{Command, EngineHandle, Event, SearchInfo};
 use parse::{ELO_RANGE, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
@@ -130,8 +130,7 @@ impl Session {
             }
             UciOption::Elo(_) => return Some("info string UCI_Elo is not implemented yet".to_owned()),
             UciOption::SyzygyPath(path) => {
-                let unset = path.is_empty() || path == "<empty>";
-                return (!unset)
+                return (!unset(&path))
                     .then(|| "info string SyzygyPath: tablebases are not implemented yet".to_owned());
             }
             UciOption::OwnBook(on) => {
@@ -139,20 +138,16 @@ impl Session {
                 self.send_book(handle);
             }
             UciOption::BookFile(path) => {
-                if path.is_empty() || path == "<empty>" {
-                    self.book = None;
-                } else {
-                    match crate::Book::open(std::path::Path::new(&path)) {
-                        Ok(book) => {
-                            let positions = book.positions();
-                            self.book = Some(std::sync::Arc::new(book));
-                            self.send_book(handle);
-                            return Some(format!("info string BookFile {path}: {positions} positions"));
-                        }
-                        Err(e) => return Some(format!("info string error: BookFile {path}: {e}")),
-                    }
+                let opened = open_book(&path);
+                if let Ok(book) = &opened {
+                    self.book = book.as_ref().map(|(book, _)| Arc::clone(book));
+                    self.send_book(handle);
                 }
-                self.send_book(handle);
+                match opened {
+                    Ok(Some((_, loaded))) => return Some(format!("info string {loaded}")),
+                    Ok(None) => {}
+                    Err(e) => return Some(format!("info string error: {e}")),
+                }
             }
             UciOption::PositionFile(path) => return Some(self.load(handle, |l| l.load_positions(&path))),
             UciOption::PostBookFile(path) => return Some(self.load(handle, |l| l.load_postbook(&path))),

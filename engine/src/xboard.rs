@@ -18,7 +18,7 @@ use shakmaty::{
 
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
-use crate::learned::Learned;
+use crate::learned::{Learned, open_book};
 use crate::policy::{ClockView, Decision, Policy, PolicySettings, Situation};
 use crate::runner::material_balance;
 use crate::search::position_hash;
@@ -352,19 +352,16 @@ impl Session {
                 self.send_book();
                 return;
             }
-            "BookFile" if value.is_empty() || value == "<empty>" => {
-                self.book = None;
-                self.send_book();
-                return;
-            }
-            "BookFile" => match crate::Book::open(std::path::Path::new(value)) {
-                Ok(book) => {
-                    let positions = book.positions();
-                    self.book = Some(Arc::new(book));
+            "BookFile" => match open_book(value) {
+                Ok(opened) => {
+                    self.book = opened.as_ref().map(|(book, _)| Arc::clone(book));
                     self.send_book();
-                    Ok(format!("BookFile {value}: {positions} positions"))
+                    match opened {
+                        Some((_, loaded)) => Ok(loaded),
+                        None => return,
+                    }
                 }
-                Err(e) => Err(format!("BookFile {value}: {e}")),
+                Err(e) => Err(e),
             },
             "PositionFile" => self.learned.load_positions(value),
             "PostBookFile" => self.learned.load_postbook(value),

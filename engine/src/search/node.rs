@@ -355,7 +355,7 @@ impl Searcher<'_> {
         if let Some(skip) = skip {
             moves.retain(|m| *m != skip);
         }
-        self.ordering.order(picker, pos, &moves, ply, None, prev);
+        self.ordering.order(picker, pos, &moves, ply, prev);
         true
     }
 

@@ -1,4 +1,5 @@
-//! Move ordering: the transposition table's move first, then captures that do not lose
+//! Move ordering: the transposition table's move first (handed out by [`MovePicker::reset`]
+//! before the other moves are even generated), then captures that do not lose
 //! material by MVV-LVA, then killer moves and the counter-move, then quiet moves by their
 //! history score, and losing captures (by static exchange evaluation) last.
 
@@ -7,8 +8,6 @@ use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 use super::params::{HISTORY_BONUS_MAX, HISTORY_LIMIT, MAX_PLY};
 use super::see::see;
 
-/// Ordering key of the transposition table's move.
-const TT_MOVE: i32 = 3_000_000;
 /// Base ordering key of captures and promotions.
 const CAPTURE: i32 = 2_000_000;
 /// Ordering key of the first killer move; the second one gets one less.
@@ -145,10 +144,8 @@ impl OrderingTables {
     }
 
     /// The ordering key of `m` at `ply`; higher is searched first.
-    fn key(&self, pos: &Chess, m: Move, ply: usize, tt_move: Option<Move>, counter: Option<Move>) -> i32 {
-        if tt_move == Some(m) {
-            TT_MOVE
-        } else if is_tactical(m) {
+    fn key(&self, pos: &Chess, m: Move, ply: usize, counter: Option<Move>) -> i32 {
+        if is_tactical(m) {
             let key = tactical_key(m);
             if loses_material(pos, m) { key - CAPTURE + BAD_CAPTURE } else { key }
         } else if self.killers.get(ply).is_some_and(|k| k[0] == Some(m)) {
@@ -170,12 +167,11 @@ impl OrderingTables {
         pos: &Chess,
         moves: &MoveList,
         ply: usize,
-        tt_move: Option<Move>,
         prev: Option<Move>,
     ) {
         let counter = prev.and_then(|p| self.counters[counter_index(p)]);
         picker.entries.clear();
-        picker.entries.extend(moves.iter().map(|&m| (m, self.key(pos, m, ply, tt_move, counter))));
+        picker.entries.extend(moves.iter().map(|&m| (m, self.key(pos, m, ply, counter))));
         picker.next = 0;
     }
 }
@@ -201,9 +197,8 @@ impl MovePicker {
     /// Loads the captures and promotions `moves`, ordered by MVV-LVA alone (for quiescence
     /// search).
     pub fn tactical(&mut self, moves: &MoveList) {
-        self.entries.clear();
+        self.reset(None);
         self.entries.extend(moves.iter().map(|&m| (m, tactical_key(m))));
-        self.next = 0;
     }
 }
 
@@ -246,10 +241,12 @@ mod tests {
         let fen: Fen = "4k3/8/8/3q4/4P3/8/1r6/R3K3 w - - 0 1".parse().expect("FEN");
         let pos: Chess = fen.into_position(CastlingMode::Standard).expect("legal");
         let tables = OrderingTables::default();
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         let quiet = moves.iter().copied().find(|m| !m.is_capture()).expect("a quiet move");
+        moves.retain(|m| *m != quiet);
         let mut picker = MovePicker::default();
-        tables.order(&mut picker, &pos, &moves, 0, Some(quiet), None);
+        picker.reset(Some(quiet));
+        tables.order(&mut picker, &pos, &moves, 0, None);
         assert_eq!(picker.next(), Some(quiet));
         let second = picker.next().expect("more moves");
         assert_eq!(second.capture(), Some(Role::Queen));
