@@ -12,6 +12,7 @@ mod pieces;
 mod psqt;
 mod tables;
 mod tapered;
+mod threats;
 mod trace;
 mod weights;
 
@@ -25,6 +26,7 @@ use pawns::pawn_structure;
 use pieces::pieces;
 use psqt::psqt;
 use tapered::Tapered;
+use threats::threats;
 use trace::Trace;
 use weights::TEMPO;
 
@@ -64,11 +66,13 @@ fn score_white(pos: &Chess, trace: &mut impl Trace) -> (Tapered, i32) {
 fn board_score(board: &Board, trace: &mut impl Trace) -> (Tapered, i32) {
     let (white, white_phase) = psqt(board, Color::White, trace);
     let (black, black_phase) = psqt(board, Color::Black, trace);
-    let (white_mobility, on_black_king) = mobility(board, Color::White, trace);
-    let (black_mobility, on_white_king) = mobility(board, Color::Black, trace);
+    let (white_mobility, on_black_king, white_attacks) = mobility(board, Color::White, trace);
+    let (black_mobility, on_white_king, black_attacks) = mobility(board, Color::Black, trace);
     let score = white - black + white_mobility - black_mobility
         + terms(board, Color::White, on_white_king, trace)
-        - terms(board, Color::Black, on_black_king, trace);
+        - terms(board, Color::Black, on_black_king, trace)
+        + threats(board, Color::White, &white_attacks, &black_attacks, trace)
+        - threats(board, Color::Black, &black_attacks, &white_attacks, trace);
     (score, (white_phase + black_phase).min(MAX_PHASE))
 }
 

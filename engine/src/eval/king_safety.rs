@@ -92,7 +92,7 @@ mod tests {
 
     /// The king safety of `us`, tallying the enemy attackers as the evaluation does.
     fn safety(board: &Board, us: Color) -> Tapered {
-        let (_, attack) = super::super::mobility::mobility(board, !us, &mut ());
+        let (_, attack, _) = super::super::mobility::mobility(board, !us, &mut ());
         king_safety(board, us, attack, &mut ())
     }
 

@@ -7,6 +7,7 @@ use super::king_safety::KingAttack;
 use super::masks::pawn_attacks;
 use super::pawns::count;
 use super::tapered::Tapered;
+use super::threats::Attacks;
 use super::trace::{Term, Trace};
 use super::weights::{MOBILITY, MOBILITY_BASE};
 
@@ -14,14 +15,16 @@ use super::weights::{MOBILITY, MOBILITY_BASE};
 const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
 /// Scores the pseudo-legal moves of `us`'s pieces, leaving out squares held by own pieces or
-/// attacked by enemy pawns, and tallies the pieces attacking the enemy king's zone.
+/// attacked by enemy pawns, tallies the pieces attacking the enemy king's zone and gathers
+/// the squares the pieces attack.
 #[must_use]
-pub fn mobility(board: &Board, us: Color, trace: &mut impl Trace) -> (Tapered, KingAttack) {
+pub fn mobility(board: &Board, us: Color, trace: &mut impl Trace) -> (Tapered, KingAttack, Attacks) {
     let enemy_pawns = board.pawns() & board.by_color(!us);
     let area = !(board.by_color(us) | pawn_attacks(!us, enemy_pawns));
     let occupied = board.occupied();
     let mut king_attack = KingAttack::on(board, !us);
     let mut score = Tapered::ZERO;
+    let mut attacks = Attacks::default();
     for (i, role) in MOBILE.into_iter().enumerate() {
         let piece = Piece { color: us, role };
         for sq in board.by_piece(piece) {
@@ -30,9 +33,10 @@ pub fn mobility(board: &Board, us: Color, trace: &mut impl Trace) -> (Tapered, K
             trace.add(us, Term::Mobility, i, f64::from(squares));
             score += MOBILITY[i] * squares;
             king_attack.add(role, reach);
+            attacks.add(role, reach);
         }
     }
-    (score, king_attack)
+    (score, king_attack, attacks)
 }
 
 #[cfg(test)]

@@ -1,11 +1,16 @@
 //! Pawn structure: doubled, isolated and passed pawns.
 
-use shakmaty::{Bitboard, Board, Color};
+use shakmaty::{Bitboard, Board, Color, Square};
 
 use super::masks::{FRONT_SPAN, PASSED_SPAN, index, relative_rank};
 use super::tapered::Tapered;
 use super::trace::{Term, Trace};
-use super::weights::{DOUBLED_PAWN, ISOLATED_PAWN, PASSED_FREE_PATH, PASSED_PAWN};
+use super::weights::{
+    DOUBLED_PAWN, ISOLATED_PAWN, PASSED_ENEMY_KING, PASSED_FREE_PATH, PASSED_OWN_KING, PASSED_PAWN,
+};
+
+/// King distances to a passed pawn's path count up to this many squares.
+const MAX_KING_DISTANCE: u32 = 5;
 
 /// Scores `us`'s pawn structure.
 #[must_use]
@@ -33,8 +38,25 @@ pub fn pawn_structure(board: &Board, us: Color, trace: &mut impl Trace) -> Taper
             score += PASSED_FREE_PATH[rank];
             trace.add(us, Term::PassedFreePath, rank, 1.0);
         }
+        score += king_distances(board, us, sq, rank, trace);
     }
     score
+}
+
+/// The passed pawn on `sq` (relative rank index `rank`) gains with the enemy king's distance
+/// from the square in front of it and loses with the own king's.
+fn king_distances(board: &Board, us: Color, sq: Square, rank: usize, trace: &mut impl Trace) -> Tapered {
+    let step = if us == Color::White { 8 } else { -8 };
+    let (Some(stop), Some(own), Some(enemy)) = (sq.offset(step), board.king_of(us), board.king_of(!us))
+    else {
+        return Tapered::ZERO;
+    };
+    // At most MAX_KING_DISTANCE, so the conversions never truncate.
+    let enemy = stop.distance(enemy).min(MAX_KING_DISTANCE) as i32;
+    let own = stop.distance(own).min(MAX_KING_DISTANCE) as i32;
+    trace.add(us, Term::PassedEnemyKing, rank, f64::from(enemy));
+    trace.add(us, Term::PassedOwnKing, rank, f64::from(own));
+    PASSED_ENEMY_KING[rank] * enemy + PASSED_OWN_KING[rank] * own
 }
 
 /// The files that hold a square of `squares`, as a bit set with bit 0 for the a-file.
@@ -105,6 +127,16 @@ mod tests {
         assert!(good.mg > bad.mg && good.eg > bad.eg, "{good:?} vs {bad:?}");
         let isolated = board("4k3/8/8/8/8/8/5P1P/4K3 w - - 0 1");
         assert!(pawn_structure(&isolated, Color::White, &mut ()).eg < good.eg);
+    }
+
+    #[test]
+    fn a_passed_pawn_far_from_the_enemy_king_is_worth_more() {
+        let escorted = board("8/8/1k6/8/4P3/4K3/8/8 w - - 0 1");
+        let runaway = board("k7/8/8/8/4P3/4K3/8/8 w - - 0 1");
+        let alone = board("k7/8/8/8/4P3/8/8/K7 w - - 0 1");
+        let score = |b: &Board| pawn_structure(b, Color::White, &mut ()).eg;
+        assert!(score(&runaway) > score(&escorted));
+        assert!(score(&runaway) > score(&alone));
     }
 
     #[test]

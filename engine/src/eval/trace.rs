@@ -6,8 +6,9 @@ use shakmaty::{Chess, Color};
 
 use super::tapered::Tapered;
 use super::weights::{
-    BISHOP_PAIR, DOUBLED_PAWN, ISOLATED_PAWN, KING_ATTACK, MOBILITY, PASSED_FREE_PATH, PASSED_PAWN,
-    PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR, PIECE_VALUE, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE, TEMPO,
+    BISHOP_PAIR, DOUBLED_PAWN, HANGING, ISOLATED_PAWN, KING_ATTACK, MOBILITY, PASSED_ENEMY_KING,
+    PASSED_FREE_PATH, PASSED_OWN_KING, PASSED_PAWN, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR, PIECE_VALUE,
+    ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK,
 };
 
 /// A tunable weight (or table of weights) of `eval/weights.rs`.
@@ -39,11 +40,23 @@ pub enum Term {
     PawnShieldFar,
     /// `KING_ATTACK`, counted in attack units scaled by the number of attackers.
     KingAttack,
+    /// `PASSED_ENEMY_KING`, by relative rank, counted per square of distance.
+    PassedEnemyKing,
+    /// `PASSED_OWN_KING`, by relative rank, counted per square of distance.
+    PassedOwnKing,
+    /// `THREAT_BY_PAWN`, by victim from knight to queen.
+    ThreatByPawn,
+    /// `THREAT_BY_MINOR`, by victim: rook, queen.
+    ThreatByMinor,
+    /// `THREAT_BY_ROOK`.
+    ThreatByRook,
+    /// `HANGING`.
+    Hanging,
 }
 
 impl Term {
     /// Every term, in the order of [`EvalTrace::counts`].
-    pub const ALL: [Term; 13] = [
+    pub const ALL: [Term; 19] = [
         Term::PieceValue,
         Term::Tempo,
         Term::Mobility,
@@ -57,6 +70,12 @@ impl Term {
         Term::PawnShieldClose,
         Term::PawnShieldFar,
         Term::KingAttack,
+        Term::PassedEnemyKing,
+        Term::PassedOwnKing,
+        Term::ThreatByPawn,
+        Term::ThreatByMinor,
+        Term::ThreatByRook,
+        Term::Hanging,
     ];
 
     /// The name of the constant in `eval/weights.rs`.
@@ -76,6 +95,12 @@ impl Term {
             Term::PawnShieldClose => "PAWN_SHIELD_CLOSE",
             Term::PawnShieldFar => "PAWN_SHIELD_FAR",
             Term::KingAttack => "KING_ATTACK",
+            Term::PassedEnemyKing => "PASSED_ENEMY_KING",
+            Term::PassedOwnKing => "PASSED_OWN_KING",
+            Term::ThreatByPawn => "THREAT_BY_PAWN",
+            Term::ThreatByMinor => "THREAT_BY_MINOR",
+            Term::ThreatByRook => "THREAT_BY_ROOK",
+            Term::Hanging => "HANGING",
         }
     }
 
@@ -96,6 +121,12 @@ impl Term {
             Term::PawnShieldClose => std::slice::from_ref(&PAWN_SHIELD_CLOSE),
             Term::PawnShieldFar => std::slice::from_ref(&PAWN_SHIELD_FAR),
             Term::KingAttack => std::slice::from_ref(&KING_ATTACK),
+            Term::PassedEnemyKing => &PASSED_ENEMY_KING,
+            Term::PassedOwnKing => &PASSED_OWN_KING,
+            Term::ThreatByPawn => &THREAT_BY_PAWN,
+            Term::ThreatByMinor => &THREAT_BY_MINOR,
+            Term::ThreatByRook => std::slice::from_ref(&THREAT_BY_ROOK),
+            Term::Hanging => std::slice::from_ref(&HANGING),
         }
     }
 

@@ -13,7 +13,7 @@ pub const PIECE_VALUE: [Tapered; 6] =
     [s(82, 94), s(337, 281), s(365, 297), s(477, 512), s(1025, 936), s(0, 0)];
 
 /// The side to move's bonus for having the move.
-pub const TEMPO: Tapered = s(0, 0);
+pub const TEMPO: Tapered = s(15, 10);
 
 // Mobility: per reachable square (not occupied by an own piece, not attacked by an enemy pawn)
 // above or below a typical count, so that an average piece scores about zero.
@@ -35,6 +35,26 @@ pub const PASSED_PAWN: [Tapered; 8] =
 /// Extra for a passed pawn whose squares up to promotion are all empty, by rank.
 pub const PASSED_FREE_PATH: [Tapered; 8] =
     [s(0, 0), s(0, 0), s(0, 2), s(0, 5), s(5, 10), s(10, 20), s(15, 35), s(0, 0)];
+
+/// A passed pawn's bonus per square the enemy king is away from the square in front of it
+/// (counting at most 5), by rank; a king far from a passer cannot stop it.
+pub const PASSED_ENEMY_KING: [Tapered; 8] =
+    [s(0, 0), s(0, 0), s(0, 0), s(0, 4), s(0, 12), s(0, 22), s(0, 32), s(0, 0)];
+/// A passed pawn's bonus per square the own king is away from the square in front of it
+/// (counting at most 5), by rank: negative, as an escort helps.
+pub const PASSED_OWN_KING: [Tapered; 8] =
+    [s(0, 0), s(0, 0), s(0, 0), s(0, -2), s(0, -5), s(0, -8), s(0, -12), s(0, 0)];
+
+// Threats.
+
+/// Each enemy knight, bishop, rook and queen attacked by an own pawn.
+pub const THREAT_BY_PAWN: [Tapered; 4] = [s(55, 35), s(55, 35), s(70, 45), s(70, 45)];
+/// Each enemy rook and queen attacked by an own knight or bishop.
+pub const THREAT_BY_MINOR: [Tapered; 2] = [s(40, 40), s(40, 40)];
+/// Each enemy queen attacked by an own rook.
+pub const THREAT_BY_ROOK: Tapered = s(40, 40);
+/// Each enemy piece (not a pawn or the king) attacked and not defended.
+pub const HANGING: Tapered = s(40, 25);
 
 // Pieces.
 
