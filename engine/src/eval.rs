@@ -26,7 +26,7 @@ use pawns::pawn_structure;
 use pieces::pieces;
 use psqt::psqt;
 use tapered::Tapered;
-use threats::threats;
+use threats::{Attacks, threats};
 use trace::Trace;
 use weights::TEMPO;
 
@@ -69,19 +69,27 @@ fn board_score(board: &Board, trace: &mut impl Trace) -> (Tapered, i32) {
     let (white_mobility, on_black_king, white_attacks) = mobility(board, Color::White, trace);
     let (black_mobility, on_white_king, black_attacks) = mobility(board, Color::Black, trace);
     let score = white - black + white_mobility - black_mobility
-        + terms(board, Color::White, on_white_king, trace)
-        - terms(board, Color::Black, on_black_king, trace)
+        + terms(board, Color::White, on_white_king, &white_attacks, &black_attacks, trace)
+        - terms(board, Color::Black, on_black_king, &black_attacks, &white_attacks, trace)
         + threats(board, Color::White, &white_attacks, &black_attacks, trace)
         - threats(board, Color::Black, &black_attacks, &white_attacks, trace);
     (score, (white_phase + black_phase).min(MAX_PHASE))
 }
 
 /// The classical terms for one side beyond material, piece-square tables and mobility;
-/// `attack` is the enemy pieces found attacking its king.
-fn terms(board: &Board, color: Color, attack: KingAttack, trace: &mut impl Trace) -> Tapered {
+/// `attack` is the enemy pieces found attacking its king, `ours` and `theirs` the squares each
+/// side's pieces attack.
+fn terms(
+    board: &Board,
+    color: Color,
+    attack: KingAttack,
+    ours: &Attacks,
+    theirs: &Attacks,
+    trace: &mut impl Trace,
+) -> Tapered {
     pawn_structure(board, color, trace)
         + pieces(board, color, trace)
-        + king_safety(board, color, attack, trace)
+        + king_safety(board, color, attack, ours, theirs, trace)
 }
 
 /// Evaluates a board in centipawns from White's point of view, without the tempo.

@@ -1,22 +1,35 @@
-//! King safety: the pawn shield of a castled king and the enemy pieces bearing on its zone.
+//! King safety: the pawn shield of a castled king, and the danger from the enemy pieces bearing
+//! on its zone (the king's square and its neighbours) and from safe checks.
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square, attacks};
 
-use super::masks::{NEIGHBOUR_FILES, relative_rank, relative_rank_squares};
+use super::masks::{NEIGHBOUR_FILES, pawn_attacks, relative_rank, relative_rank_squares};
 use super::pawns::count;
 use super::tapered::Tapered;
+use super::threats::Attacks;
 use super::trace::{Term, Trace};
 use super::weights::{
-    KING_ATTACK, KING_ATTACK_UNITS, KING_ATTACKERS_SCALE, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR,
+    KING_ATTACKER_WEIGHT, KING_DANGER_EG_DIVISOR, KING_DANGER_MG_DIVISOR, KING_DANGER_OFFSET, KING_NO_QUEEN,
+    KING_SAFE_CHECK, KING_WEAK_SQUARE, KING_ZONE_ATTACK, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR,
 };
 
-/// Scores the safety of `us`'s king, given the enemy pieces found attacking its zone.
+/// Scores the safety of `us`'s king, given the enemy pieces found attacking its zone and the
+/// squares `us`'s pieces (`ours`) and the enemy's (`theirs`) attack.
 #[must_use]
-pub fn king_safety(board: &Board, us: Color, attack: KingAttack, trace: &mut impl Trace) -> Tapered {
+pub fn king_safety(
+    board: &Board,
+    us: Color,
+    attack: KingAttack,
+    ours: &Attacks,
+    theirs: &Attacks,
+    trace: &mut impl Trace,
+) -> Tapered {
     let Some(king) = board.king_of(us) else {
         return Tapered::ZERO;
     };
-    pawn_shield(board, us, king, trace) + attack.penalty(us, trace)
+    let danger = attack.danger(board, us, king, ours, theirs);
+    pawn_shield(board, us, king, trace)
+        - Tapered { mg: danger * danger / KING_DANGER_MG_DIVISOR, eg: danger / KING_DANGER_EG_DIVISOR }
 }
 
 /// Own pawns in front of a king that has castled (or walked) to a wing of its back rank.
@@ -40,9 +53,11 @@ pub struct KingAttack {
     /// The king's square and its neighbours.
     zone: Bitboard,
     /// How many pieces attack the zone.
-    attackers: usize,
-    /// The sum of their [`KING_ATTACK_UNITS`].
-    units: i32,
+    attackers: i32,
+    /// The sum of their [`KING_ATTACKER_WEIGHT`]s.
+    weight: i32,
+    /// How many zone squares they attack, each counted once per attacker.
+    hits: i32,
 }
 
 impl KingAttack {
@@ -51,25 +66,48 @@ impl KingAttack {
     pub fn on(board: &Board, color: Color) -> KingAttack {
         let zone =
             board.king_of(color).map_or(Bitboard::EMPTY, |king| attacks::king_attacks(king).with(king));
-        KingAttack { zone, attackers: 0, units: 0 }
+        KingAttack { zone, attackers: 0, weight: 0, hits: 0 }
     }
 
     /// Counts a piece of `role` that attacks `reach`, if that touches the zone.
     pub fn add(&mut self, role: Role, reach: Bitboard) {
-        if reach.intersects(self.zone) {
+        let hits = reach & self.zone;
+        if hits.any()
+            && let Some(index) =
+                [Role::Knight, Role::Bishop, Role::Rook, Role::Queen].iter().position(|&r| r == role)
+        {
             self.attackers += 1;
-            self.units += KING_ATTACK_UNITS[role as usize - 1];
+            self.weight += KING_ATTACKER_WEIGHT[index];
+            self.hits += count(hits);
         }
     }
 
-    /// The penalty of `us`, the side whose king this is: growing with the attackers' weight,
-    /// scaled up by their number.
-    #[must_use]
-    pub fn penalty(self, us: Color, trace: &mut impl Trace) -> Tapered {
-        let scale = KING_ATTACKERS_SCALE[self.attackers.min(KING_ATTACKERS_SCALE.len() - 1)];
-        trace.add(us, Term::KingAttack, 0, f64::from(self.units * scale) / 256.0);
-        let penalty = KING_ATTACK * self.units;
-        Tapered { mg: penalty.mg * scale / 256, eg: penalty.eg * scale / 256 }
+    /// The danger units against `us`'s king on `king`: the attackers, the zone squares only the
+    /// enemy holds, and the safe checks the enemy has. Never negative.
+    fn danger(self, board: &Board, us: Color, king: Square, ours: &Attacks, theirs: &Attacks) -> i32 {
+        let enemy = board.by_color(!us);
+        let defended = ours.by_pieces | pawn_attacks(us, board.pawns() & board.by_color(us));
+        let attacked = theirs.by_pieces
+            | pawn_attacks(!us, board.pawns() & enemy)
+            | board.king_of(!us).map_or(Bitboard::EMPTY, attacks::king_attacks);
+        let weak = count(self.zone & attacked & !defended);
+        // Squares a checking piece could go to without being taken.
+        let safe = !enemy & !defended & !attacks::king_attacks(king);
+        let occupied = board.occupied();
+        let diagonal = attacks::bishop_attacks(king, occupied);
+        let straight = attacks::rook_attacks(king, occupied);
+        let from = [attacks::knight_attacks(king), diagonal, straight, diagonal | straight];
+        let mut checks = 0;
+        for (i, squares) in from.into_iter().enumerate() {
+            if (squares & theirs.by_role[i] & safe).any() {
+                checks += KING_SAFE_CHECK[i];
+            }
+        }
+        let no_queen = if (board.queens() & enemy).is_empty() { KING_NO_QUEEN } else { 0 };
+        (self.attackers * self.weight + KING_ZONE_ATTACK * self.hits + KING_WEAK_SQUARE * weak + checks
+            - no_queen
+            - KING_DANGER_OFFSET)
+            .max(0)
     }
 }
 
@@ -92,8 +130,19 @@ mod tests {
 
     /// The king safety of `us`, tallying the enemy attackers as the evaluation does.
     fn safety(board: &Board, us: Color) -> Tapered {
-        let (_, attack, _) = super::super::mobility::mobility(board, !us, &mut ());
-        king_safety(board, us, attack, &mut ())
+        let (_, attack, theirs) = super::super::mobility::mobility(board, !us, &mut ());
+        let (_, _, ours) = super::super::mobility::mobility(board, us, &mut ());
+        king_safety(board, us, attack, &ours, &theirs, &mut ())
+    }
+
+    #[test]
+    fn a_safe_queen_check_is_dangerous() {
+        // The black queen can check from e1 safely in the first, not in the second (a rook
+        // guards the back rank).
+        let open = board("6k1/5ppp/8/8/8/8/4qPPP/6K1 w - - 0 1");
+        let guarded = board("6k1/5ppp/8/8/8/8/4qPPP/3R2K1 w - - 0 1");
+        let (a, b) = (safety(&open, Color::White), safety(&guarded, Color::White));
+        assert!(a.mg < b.mg, "{a:?} {b:?}");
     }
 
     #[test]

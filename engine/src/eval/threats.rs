@@ -16,8 +16,8 @@ use super::weights::{HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK};
 pub struct Attacks {
     /// Attacked by a knight or bishop.
     pub by_minors: Bitboard,
-    /// Attacked by a rook.
-    pub by_rooks: Bitboard,
+    /// Attacked by a knight, a bishop, a rook, a queen.
+    pub by_role: [Bitboard; 4],
     /// Attacked by any knight, bishop, rook or queen.
     pub by_pieces: Bitboard,
 }
@@ -25,12 +25,24 @@ pub struct Attacks {
 impl Attacks {
     /// Adds the squares `reach` that a piece of `role` attacks.
     pub fn add(&mut self, role: Role, reach: Bitboard) {
-        match role {
-            Role::Knight | Role::Bishop => self.by_minors |= reach,
-            Role::Rook => self.by_rooks |= reach,
-            _ => {}
+        let index = match role {
+            Role::Knight => 0,
+            Role::Bishop => 1,
+            Role::Rook => 2,
+            Role::Queen => 3,
+            Role::Pawn | Role::King => return,
+        };
+        self.by_role[index] |= reach;
+        if index < 2 {
+            self.by_minors |= reach;
         }
         self.by_pieces |= reach;
+    }
+
+    /// Attacked by a rook.
+    #[must_use]
+    pub fn by_rooks(&self) -> Bitboard {
+        self.by_role[2]
     }
 }
 
@@ -60,7 +72,7 @@ pub fn threats(
         trace.add(us, Term::ThreatByMinor, i, f64::from(n));
         score += THREAT_BY_MINOR[i] * n;
     }
-    let n = count(ours.by_rooks & enemy & board.queens());
+    let n = count(ours.by_rooks() & enemy & board.queens());
     trace.add(us, Term::ThreatByRook, 0, f64::from(n));
     score += THREAT_BY_ROOK * n;
 
@@ -114,7 +126,7 @@ mod tests {
     fn minors_and_rooks_threaten_heavier_pieces() {
         let b = board("4k3/8/8/8/8/8/1q6/R2NK3 w - - 0 1");
         let ours = attacks_of(&b, Color::White);
-        assert!(ours.by_rooks.contains(Square::A8));
+        assert!(ours.by_rooks().contains(Square::A8));
         let t = threats(&b, Color::White, &ours, &attacks_of(&b, Color::Black), &mut ());
         // The knight on d1 attacks the undefended queen on b2; the rook on a1 does not.
         assert_eq!(t, THREAT_BY_MINOR[1] + HANGING);

@@ -6,9 +6,9 @@ use shakmaty::{Chess, Color};
 
 use super::tapered::Tapered;
 use super::weights::{
-    BISHOP_PAIR, DOUBLED_PAWN, HANGING, ISOLATED_PAWN, KING_ATTACK, MOBILITY, PASSED_ENEMY_KING,
-    PASSED_FREE_PATH, PASSED_OWN_KING, PASSED_PAWN, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR, PIECE_VALUE,
-    ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK,
+    BISHOP_PAIR, DOUBLED_PAWN, HANGING, ISOLATED_PAWN, MOBILITY, PASSED_ENEMY_KING, PASSED_FREE_PATH,
+    PASSED_OWN_KING, PASSED_PAWN, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR, PIECE_VALUE, ROOK_OPEN_FILE,
+    ROOK_SEMI_OPEN_FILE, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK,
 };
 
 /// A tunable weight (or table of weights) of `eval/weights.rs`.
@@ -38,8 +38,6 @@ pub enum Term {
     PawnShieldClose,
     /// `PAWN_SHIELD_FAR`.
     PawnShieldFar,
-    /// `KING_ATTACK`, counted in attack units scaled by the number of attackers.
-    KingAttack,
     /// `PASSED_ENEMY_KING`, by relative rank, counted per square of distance.
     PassedEnemyKing,
     /// `PASSED_OWN_KING`, by relative rank, counted per square of distance.
@@ -56,7 +54,7 @@ pub enum Term {
 
 impl Term {
     /// Every term, in the order of [`EvalTrace::counts`].
-    pub const ALL: [Term; 19] = [
+    pub const ALL: [Term; 18] = [
         Term::PieceValue,
         Term::Tempo,
         Term::Mobility,
@@ -69,7 +67,6 @@ impl Term {
         Term::RookSemiOpenFile,
         Term::PawnShieldClose,
         Term::PawnShieldFar,
-        Term::KingAttack,
         Term::PassedEnemyKing,
         Term::PassedOwnKing,
         Term::ThreatByPawn,
@@ -94,7 +91,6 @@ impl Term {
             Term::RookSemiOpenFile => "ROOK_SEMI_OPEN_FILE",
             Term::PawnShieldClose => "PAWN_SHIELD_CLOSE",
             Term::PawnShieldFar => "PAWN_SHIELD_FAR",
-            Term::KingAttack => "KING_ATTACK",
             Term::PassedEnemyKing => "PASSED_ENEMY_KING",
             Term::PassedOwnKing => "PASSED_OWN_KING",
             Term::ThreatByPawn => "THREAT_BY_PAWN",
@@ -120,7 +116,6 @@ impl Term {
             Term::RookSemiOpenFile => std::slice::from_ref(&ROOK_SEMI_OPEN_FILE),
             Term::PawnShieldClose => std::slice::from_ref(&PAWN_SHIELD_CLOSE),
             Term::PawnShieldFar => std::slice::from_ref(&PAWN_SHIELD_FAR),
-            Term::KingAttack => std::slice::from_ref(&KING_ATTACK),
             Term::PassedEnemyKing => &PASSED_ENEMY_KING,
             Term::PassedOwnKing => &PASSED_OWN_KING,
             Term::ThreatByPawn => &THREAT_BY_PAWN,

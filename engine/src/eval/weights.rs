@@ -71,10 +71,27 @@ pub const ROOK_SEMI_OPEN_FILE: Tapered = s(10, 5);
 pub const PAWN_SHIELD_CLOSE: Tapered = s(12, 0);
 /// Each own pawn two ranks in front of a castled king.
 pub const PAWN_SHIELD_FAR: Tapered = s(6, 0);
-/// How much an enemy piece attacking the king zone weighs, by role from pawn to king.
-pub const KING_ATTACK_UNITS: [i32; 6] = [0, 1, 1, 2, 4, 0];
-/// The penalty per attack unit, before scaling by the number of attackers.
-pub const KING_ATTACK: Tapered = s(-20, 0);
-/// Scale of [`KING_ATTACK`] in 256ths by the number of attacking pieces: one alone is harmless,
-/// several together are dangerous.
-pub const KING_ATTACKERS_SCALE: [i32; 8] = [0, 0, 128, 192, 224, 240, 248, 252];
+
+// King danger: a sum of danger units whose square becomes the middlegame penalty (so that
+// attacks that come together count far more than their parts) and whose fraction becomes the
+// endgame penalty. The figures follow Stockfish 10's classical evaluation. Being nonlinear,
+// king danger is not part of the tuner's linear model (its share is fixed there).
+
+/// Danger units of each enemy piece attacking the king zone, knight to queen, times the number
+/// of such attackers.
+pub const KING_ATTACKER_WEIGHT: [i32; 4] = [77, 55, 44, 10];
+/// Danger units per attack of an enemy piece on a square of the king zone.
+pub const KING_ZONE_ATTACK: i32 = 69;
+/// Danger units per square of the king zone attacked by the enemy and defended by no own pawn
+/// or piece (the king aside).
+pub const KING_WEAK_SQUARE: i32 = 185;
+/// Danger units when a knight, bishop, rook and queen can give a safe check.
+pub const KING_SAFE_CHECK: [i32; 4] = [790, 635, 1080, 780];
+/// Danger units taken off when the enemy has no queen.
+pub const KING_NO_QUEEN: i32 = 873;
+/// Danger units always taken off.
+pub const KING_DANGER_OFFSET: i32 = 30;
+/// The middlegame penalty is the square of the danger over this.
+pub const KING_DANGER_MG_DIVISOR: i32 = 6_400;
+/// The endgame penalty is the danger over this.
+pub const KING_DANGER_EG_DIVISOR: i32 = 25;
