@@ -264,12 +264,13 @@ fn the_postbook_file_is_offered_loaded_and_switched() {
 
 #[test]
 fn learned_positions_from_the_file_seed_the_search() {
-    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    // WAC.011: depth 1 plays Nc5, depth 4 finds Bxc6; the learned drop must change the choice.
+    let wac = "r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1";
     let mut engine = Session::start();
-    engine.send(&format!("position fen {kiwipete}"));
+    engine.send(&format!("position fen {wac}"));
     engine.send("go depth 4");
     let (best, _) = engine.expect("bestmove", Duration::from_secs(30));
-    let root: Chess = kiwipete
+    let root: Chess = wac
         .parse::<shakmaty::fen::Fen>()
         .expect("FEN")
         .into_position(shakmaty::CastlingMode::Standard)
@@ -291,14 +292,14 @@ fn learned_positions_from_the_file_seed_the_search() {
     let (line, _) = engine.expect("info string", Duration::from_secs(5));
     assert_eq!(line, format!("info string PositionFile {path}: 1 learned positions"));
     engine.send("ucinewgame");
-    engine.send(&format!("position fen {kiwipete}"));
+    engine.send(&format!("position fen {wac}"));
     engine.send("go depth 4");
     let (again, _) = engine.expect("bestmove", Duration::from_secs(30));
     assert_ne!(again, best, "the learned position was ignored");
 
     engine.send("setoption name PositionLearning value false");
     engine.send("ucinewgame");
-    engine.send(&format!("position fen {kiwipete}"));
+    engine.send(&format!("position fen {wac}"));
     engine.send("go depth 4");
     let (off, _) = engine.expect("bestmove", Duration::from_secs(30));
     assert_eq!(off, best, "position learning is switched off");

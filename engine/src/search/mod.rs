@@ -419,7 +419,8 @@ mod tests {
 
     #[test]
     fn a_learned_drop_keeps_the_search_out_of_a_position() {
-        let root = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        // WAC.011: depth 1 plays Nc5, depth 4 finds Bxc6.
+        let root = pos("r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1");
         let stop = AtomicBool::new(false);
         let best_at = |engine: &mut Engine, depth| {
             engine.search(&root, &[], &SearchLimits::depth(depth), &stop, |_| {}).best.expect("a move")
