@@ -529,9 +529,8 @@ mod tests {
     #[test]
     fn learned_positions_seed_every_search() {
         // WAC.011: depth 1 plays Nc5, depth 4 finds Bxc6.
-        let fen: shakmaty::fen::Fen = "r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1"
-            .parse()
-            .expect("test FEN parses");
+        let fen: shakmaty::fen::Fen =
+            "r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1".parse().expect("test FEN parses");
         let root: Chess = fen.into_position(shakmaty::CastlingMode::Standard).expect("legal");
         let handle = EngineHandle::spawn(|| {});
         handle.send(Command::Position { start: root.clone(), moves: Vec::new() });
