@@ -1,8 +1,10 @@
 //! Static evaluation: material and piece-square tables (PeSTO's figures) plus classical terms
-//! (mobility, pawn structure, bishop pair, rook files, king safety), each a middlegame/endgame
-//! pair blended by the material left on the board (a "tapered" evaluation). The weights are in
-//! `eval/weights.rs`; `eval/trace.rs` exposes the evaluation as a linear model of them for the
-//! tuner (`engine/examples/tune.rs`).
+//! (mobility, pawn structure with passed pawns weighed by the kings' distances, bishop pair,
+//! rook files, threats against pieces, king safety as a quadratic king danger) and a tempo for
+//! the side to move, each a middlegame/endgame pair blended by the material left on the board
+//! (a "tapered" evaluation). The weights are in `eval/weights.rs`; `eval/trace.rs` exposes the
+//! evaluation as a linear model of them for the tuner (`engine/examples/tune.rs`); the king
+//! danger, being quadratic, is outside that model and counts as fixed there.
 
 mod king_safety;
 mod masks;
