@@ -2,6 +2,7 @@
 //! quiescence, a transposition table, move ordering, check extensions, null-move pruning and
 //! late-move reductions. Scores are centipawns from the side to move's point of view.
 
+mod eval_cache;
 mod node;
 pub(crate) mod ordering;
 pub(crate) mod params;
@@ -17,6 +18,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 pub use time::{Allotment, allot};
 
 use crate::{LearnedPosition, Score, ScoreBound, SearchInfo, SearchLimits};
+use eval_cache::EvalCache;
 use ordering::OrderingTables;
 use params::{
     ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND,
@@ -71,6 +73,7 @@ impl<F: FnMut(&SearchInfo)> Listener for F {
 pub struct Engine {
     tt: TranspositionTable,
     ordering: OrderingTables,
+    eval_cache: EvalCache,
 }
 
 impl Default for Engine {
@@ -83,7 +86,11 @@ impl Engine {
     /// An engine with a transposition table of about `hash_mb` megabytes (1 to 1024).
     #[must_use]
     pub fn new(hash_mb: usize) -> Engine {
-        Engine { tt: TranspositionTable::new(hash_mb), ordering: OrderingTables::default() }
+        Engine {
+            tt: TranspositionTable::new(hash_mb),
+            ordering: OrderingTables::default(),
+            eval_cache: EvalCache::default(),
+        }
     }
 
     /// Replaces the transposition table with one of `hash_mb` megabytes.
@@ -169,6 +176,7 @@ impl Engine {
         let mut node = node::Searcher {
             tt: &mut self.tt,
             ordering: &mut self.ordering,
+            eval_cache: &mut self.eval_cache,
             stop,
             budget: &budget,
             nodes: 0,

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Chess, EnPassantMode, FromSetup, Move, Piece, Position, Role, attacks};
 
+use super::eval_cache::EvalCache;
 use super::ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use super::params::{
     CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH,
@@ -26,6 +27,8 @@ pub struct Searcher<'a> {
     pub tt: &'a mut TranspositionTable,
     /// Killers and history, shared with later searches.
     pub ordering: &'a mut OrderingTables,
+    /// Static evaluations of positions seen before, shared with later searches.
+    pub eval_cache: &'a mut EvalCache,
     /// Set from outside to end the search.
     pub stop: &'a AtomicBool,
     /// The limits of this search.
@@ -150,7 +153,7 @@ impl Searcher<'_> {
             }
         }
 
-        let static_eval = if in_check { -MATE } else { evaluate(pos) };
+        let static_eval = if in_check { -MATE } else { self.eval_cache.get(pos, hash) };
         self.evals[ply] = static_eval;
         // Whether the position got better for the side to move over its last move.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -392,7 +395,7 @@ impl Searcher<'_> {
             best_score = -MATE + ply as i32;
             moves
         } else {
-            best_score = evaluate(pos);
+            best_score = self.eval_cache.get(pos, hash);
             if best_score >= beta {
                 return best_score;
             }

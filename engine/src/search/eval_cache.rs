@@ -1,0 +1,80 @@
+//! The evaluation cache: static evaluations of recently seen positions, keyed by their Zobrist
+//! hash. The search meets the same positions again in every iteration and in re-searches; the
+//! cache spares it the evaluation there. The evaluation depends on the position alone, so a hit
+//! returns exactly what [`evaluate`] would.
+
+use shakmaty::Chess;
+
+use crate::eval::evaluate;
+
+/// How many positions the cache holds (a power of two): 1 MB.
+const SLOTS: usize = 1 << 16;
+
+/// A direct-mapped table of static evaluations.
+pub struct EvalCache {
+    /// `(hash, score)`; a slot whose hash does not match the position is a miss.
+    slots: Vec<(u64, i32)>,
+}
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        // Hash 0 with score 0 could only be wrong for a position whose hash is 0, which then
+        // evaluates once more than it needs to: `get` checks the score came from a store.
+        EvalCache { slots: vec![(0, i32::MIN); SLOTS] }
+    }
+}
+
+impl EvalCache {
+    /// The static evaluation of `pos`, whose Zobrist hash is `hash`, from the side to move's
+    /// point of view.
+    pub fn get(&mut self, pos: &Chess, hash: u64) -> i32 {
+        let slot = &mut self.slots[hash as usize & (SLOTS - 1)];
+        if slot.0 == hash && slot.1 != i32::MIN {
+            return slot.1;
+        }
+        let score = evaluate(pos);
+        *slot = (hash, score);
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+    use super::*;
+    use crate::search::position_hash;
+
+    #[test]
+    fn a_hit_returns_what_the_evaluation_returns() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "4k3/8/8/8/8/8/4P3/4KQ2 w - - 0 1",
+        ];
+        let mut cache = EvalCache::default();
+        for _ in 0..2 {
+            for fen in fens {
+                let pos: Chess =
+                    fen.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("legal");
+                assert_eq!(cache.get(&pos, position_hash(&pos)), evaluate(&pos), "{fen}");
+            }
+        }
+    }
+
+    #[test]
+    fn positions_sharing_a_slot_do_not_share_a_score() {
+        let a: Chess = Chess::default();
+        let b: Chess = "4k3/8/8/8/8/8/4P3/4KQ2 w - - 0 1"
+            .parse::<Fen>()
+            .expect("FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("legal");
+        let mut cache = EvalCache::default();
+        // Two keys with the same low bits land in one slot.
+        let (ka, kb) = (0x1234_0000_0000_0007, 0x5678_0000_0000_0007);
+        assert_eq!(cache.get(&a, ka), evaluate(&a));
+        assert_eq!(cache.get(&b, kb), evaluate(&b));
+        assert_eq!(cache.get(&a, ka), evaluate(&a));
+    }
+}
