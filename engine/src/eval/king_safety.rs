@@ -1,9 +1,9 @@
 //! King safety: the pawn shield of a castled king, and the danger from the enemy pieces bearing
 //! on its zone (the king's square and its neighbours) and from safe checks.
 
-use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Color, File, Rank, Square, attacks};
 
-use super::masks::{NEIGHBOUR_FILES, pawn_attacks, relative_rank, relative_rank_squares};
+use super::masks::{NEIGHBOUR_FILES, relative_rank, relative_rank_squares};
 use super::pawns::count;
 use super::tapered::Tapered;
 use super::threats::Attacks;
@@ -69,13 +69,10 @@ impl KingAttack {
         KingAttack { zone, attackers: 0, weight: 0, hits: 0 }
     }
 
-    /// Counts a piece of `role` that attacks `reach`, if that touches the zone.
-    pub fn add(&mut self, role: Role, reach: Bitboard) {
+    /// Counts a piece of role [`MOBILE`](super::mobility::MOBILE)`[index]` that attacks `reach`, if that touches the zone.
+    pub fn add(&mut self, index: usize, reach: Bitboard) {
         let hits = reach & self.zone;
-        if hits.any()
-            && let Some(index) =
-                [Role::Knight, Role::Bishop, Role::Rook, Role::Queen].iter().position(|&r| r == role)
-        {
+        if hits.any() {
             self.attackers += 1;
             self.weight += KING_ATTACKER_WEIGHT[index];
             self.hits += count(hits);
@@ -86,11 +83,9 @@ impl KingAttack {
     /// enemy holds, and the safe checks the enemy has. Never negative.
     fn danger(self, board: &Board, us: Color, king: Square, ours: &Attacks, theirs: &Attacks) -> i32 {
         let enemy = board.by_color(!us);
-        let defended = ours.by_pieces | pawn_attacks(us, board.pawns() & board.by_color(us));
-        let attacked = theirs.by_pieces
-            | pawn_attacks(!us, board.pawns() & enemy)
-            | board.king_of(!us).map_or(Bitboard::EMPTY, attacks::king_attacks);
-        let weak = count(self.zone & attacked & !defended);
+        // The own king is left out: it cannot hold a square the enemy attacks.
+        let defended = ours.by_pieces() | ours.by_pawns;
+        let weak = count(self.zone & theirs.all() & !defended);
         // Squares a checking piece could go to without being taken.
         let safe = !enemy & !defended & !attacks::king_attacks(king);
         let occupied = board.occupied();

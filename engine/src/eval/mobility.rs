@@ -11,8 +11,9 @@ use super::threats::Attacks;
 use super::trace::{Term, Trace};
 use super::weights::{MOBILITY, MOBILITY_BASE};
 
-/// The pieces that get a mobility score, in the order of [`MOBILITY`].
-const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+/// The pieces that get a mobility score, in the order of [`MOBILITY`] and of every per-role
+/// table of the evaluation.
+pub const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
 /// Scores the pseudo-legal moves of `us`'s pieces, leaving out squares held by own pieces or
 /// attacked by enemy pawns, tallies the pieces attacking the enemy king's zone and gathers
@@ -24,7 +25,7 @@ pub fn mobility(board: &Board, us: Color, trace: &mut impl Trace) -> (Tapered, K
     let occupied = board.occupied();
     let mut king_attack = KingAttack::on(board, !us);
     let mut score = Tapered::ZERO;
-    let mut attacks = Attacks::default();
+    let mut attacks = Attacks::of_pawns_and_king(board, us);
     for (i, role) in MOBILE.into_iter().enumerate() {
         let piece = Piece { color: us, role };
         for sq in board.by_piece(piece) {
@@ -32,8 +33,8 @@ pub fn mobility(board: &Board, us: Color, trace: &mut impl Trace) -> (Tapered, K
             let squares = count(reach & area) - MOBILITY_BASE[i];
             trace.add(us, Term::Mobility, i, f64::from(squares));
             score += MOBILITY[i] * squares;
-            king_attack.add(role, reach);
-            attacks.add(role, reach);
+            king_attack.add(i, reach);
+            attacks.add(i, reach);
         }
     }
     (score, king_attack, attacks)

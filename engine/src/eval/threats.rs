@@ -2,47 +2,65 @@
 //! defended. The search resolves captures, but a position with more of the opponent's pieces
 //! under fire is better than quiescence alone can tell, since only one threat can be parried.
 
-use shakmaty::{Bitboard, Board, Color, Role, attacks};
+use shakmaty::{Bitboard, Board, Color, attacks};
 
 use super::masks::pawn_attacks;
+use super::mobility::MOBILE;
 use super::pawns::count;
 use super::tapered::Tapered;
 use super::trace::{Term, Trace};
 use super::weights::{HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK};
 
-/// The squares one side's knights, bishops, rooks and queens attack, gathered while their
-/// moves are generated for mobility.
-#[derive(Clone, Copy, Debug, Default)]
+/// The squares one side attacks: its pawns and king from the start, its knights, bishops,
+/// rooks and queens added while their moves are generated for mobility.
+#[derive(Clone, Copy, Debug)]
 pub struct Attacks {
-    /// Attacked by a knight or bishop.
-    pub by_minors: Bitboard,
-    /// Attacked by a knight, a bishop, a rook, a queen.
+    /// Attacked by a piece of each role of [`MOBILE`]: knight, bishop, rook, queen.
     pub by_role: [Bitboard; 4],
-    /// Attacked by any knight, bishop, rook or queen.
-    pub by_pieces: Bitboard,
+    /// Attacked by a pawn.
+    pub by_pawns: Bitboard,
+    /// Attacked by the king.
+    pub by_king: Bitboard,
 }
 
 impl Attacks {
-    /// Adds the squares `reach` that a piece of `role` attacks.
-    pub fn add(&mut self, role: Role, reach: Bitboard) {
-        let index = match role {
-            Role::Knight => 0,
-            Role::Bishop => 1,
-            Role::Rook => 2,
-            Role::Queen => 3,
-            Role::Pawn | Role::King => return,
-        };
-        self.by_role[index] |= reach;
-        if index < 2 {
-            self.by_minors |= reach;
+    /// The attacks of `color`'s pawns and king, before any piece is added.
+    #[must_use]
+    pub fn of_pawns_and_king(board: &Board, color: Color) -> Attacks {
+        Attacks {
+            by_role: [Bitboard::EMPTY; 4],
+            by_pawns: pawn_attacks(color, board.pawns() & board.by_color(color)),
+            by_king: board.king_of(color).map_or(Bitboard::EMPTY, attacks::king_attacks),
         }
-        self.by_pieces |= reach;
+    }
+
+    /// Adds the squares `reach` that a piece of role [`MOBILE`]`[index]` attacks.
+    pub fn add(&mut self, index: usize, reach: Bitboard) {
+        self.by_role[index] |= reach;
+    }
+
+    /// Attacked by a knight or bishop.
+    #[must_use]
+    pub fn by_minors(&self) -> Bitboard {
+        self.by_role[0] | self.by_role[1]
     }
 
     /// Attacked by a rook.
     #[must_use]
     pub fn by_rooks(&self) -> Bitboard {
         self.by_role[2]
+    }
+
+    /// Attacked by a knight, bishop, rook or queen.
+    #[must_use]
+    pub fn by_pieces(&self) -> Bitboard {
+        self.by_minors() | self.by_role[2] | self.by_role[3]
+    }
+
+    /// Attacked by anything.
+    #[must_use]
+    pub fn all(&self) -> Bitboard {
+        self.by_pieces() | self.by_pawns | self.by_king
     }
 }
 
@@ -59,16 +77,15 @@ pub fn threats(
     let enemy = board.by_color(!us);
     let pieces = enemy & !board.pawns() & !board.kings();
     let heavy = enemy & (board.rooks() | board.queens());
-    let our_pawns = pawn_attacks(us, board.pawns() & board.by_color(us));
     let mut score = Tapered::ZERO;
 
-    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen].into_iter().enumerate() {
-        let n = count(our_pawns & pieces & board.by_role(role));
+    for (i, role) in MOBILE.into_iter().enumerate() {
+        let n = count(ours.by_pawns & pieces & board.by_role(role));
         trace.add(us, Term::ThreatByPawn, i, f64::from(n));
         score += THREAT_BY_PAWN[i] * n;
     }
     for (i, victims) in [heavy & board.rooks(), heavy & board.queens()].into_iter().enumerate() {
-        let n = count(ours.by_minors & victims);
+        let n = count(ours.by_minors() & victims);
         trace.add(us, Term::ThreatByMinor, i, f64::from(n));
         score += THREAT_BY_MINOR[i] * n;
     }
@@ -76,18 +93,14 @@ pub fn threats(
     trace.add(us, Term::ThreatByRook, 0, f64::from(n));
     score += THREAT_BY_ROOK * n;
 
-    let our_king = board.king_of(us).map_or(Bitboard::EMPTY, attacks::king_attacks);
-    let their_king = board.king_of(!us).map_or(Bitboard::EMPTY, attacks::king_attacks);
-    let attacked = ours.by_pieces | our_pawns | our_king;
-    let defended = theirs.by_pieces | pawn_attacks(!us, board.pawns() & enemy) | their_king;
-    let n = count(pieces & attacked & !defended);
+    let n = count(pieces & ours.all() & !theirs.all());
     trace.add(us, Term::Hanging, 0, f64::from(n));
     score + HANGING * n
 }
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Piece, Square};
+    use shakmaty::{Piece, Role, Square};
 
     use super::*;
 
@@ -95,10 +108,12 @@ mod tests {
 
     /// The attacks of `color`'s pieces, gathered as mobility does.
     fn attacks_of(board: &Board, color: Color) -> Attacks {
-        let mut all = Attacks::default();
-        for sq in board.by_color(color) & !board.pawns() & !board.kings() {
-            let piece = board.piece_at(sq).expect("occupied");
-            all.add(piece.role, attacks::attacks(sq, piece, board.occupied()));
+        let mut all = Attacks::of_pawns_and_king(board, color);
+        for (i, role) in MOBILE.into_iter().enumerate() {
+            let piece = Piece { color, role };
+            for sq in board.by_piece(piece) {
+                all.add(i, attacks::attacks(sq, piece, board.occupied()));
+            }
         }
         all
     }

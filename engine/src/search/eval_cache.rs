@@ -18,8 +18,8 @@ pub struct EvalCache {
 
 impl Default for EvalCache {
     fn default() -> Self {
-        // Hash 0 with score 0 could only be wrong for a position whose hash is 0, which then
-        // evaluates once more than it needs to: `get` checks the score came from a store.
+        // Empty slots hold `i32::MIN`, a score the evaluation never returns, so that a position
+        // whose hash happens to be 0 is not taken for a stored one.
         EvalCache { slots: vec![(0, i32::MIN); SLOTS] }
     }
 }
