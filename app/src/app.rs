@@ -265,7 +265,9 @@ impl KibitzApp {
                     }
                 }
                 // The panel shows whole lines only; the root move being searched is for UCI.
-                Event::CurrMove { .. } => {}
+                Event::CurrMove { .. } | Event::Ready { .. } | Event::OfferDraw | Event::Resign => {}
+                Event::Message(text) => self.notices.push(text),
+                Event::Failed(failure) => self.notices.push(failure.to_string()),
                 Event::BookMove { id, choice } => {
                     if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
                         thinking.line = Some(format_book(&thinking.root, &choice));
@@ -354,7 +356,7 @@ impl KibitzApp {
         self.engine
             .send(Command::Position { start: self.game.start().clone(), moves: self.game.moves().to_vec() });
         let limits = self.conduct.limits(self.level.limits(), !self.human);
-        self.engine.send(Command::Go { id, limits });
+        self.engine.send(Command::Go { id, purpose: kibitz_engine::Purpose::Play, limits });
         self.thinking = Some(Thinking { id, root: self.game.position().clone(), line: None, search: None });
     }
 

@@ -18,8 +18,10 @@ mod level;
 mod limits;
 mod perft;
 mod pgn;
+mod player;
 pub mod policy;
 mod protocol;
+mod purpose;
 pub mod runner;
 mod score;
 mod search;
@@ -49,7 +51,12 @@ pub use perft::{divide, perft};
 pub use pgn::{
     PgnError, PgnGames, PgnStats, decode_pgn_text, pgn_date_today, pgn_stats, read_games, read_pgn, write_pgn,
 };
+pub use player::{
+    EngineConfig, EngineOption, FailureKind, OptionError, OptionKind, Player, PlayerFailure, Protocol,
+    check_option,
+};
 pub use protocol::{Command, Event, SearchInfo};
+pub use purpose::Purpose;
 pub use score::{Score, ScoreBound};
 pub use search::{Allotment, Engine, Listener, SearchOutcome, allot, position_hash};
 pub use storage::write_atomic;

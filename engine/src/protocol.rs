@@ -7,7 +7,8 @@ use std::time::Duration;
 use shakmaty::{Chess, Move};
 
 use crate::{
-    Book, BookSettings, Choice, PositionTable, PostBook, PreferCheck, Score, ScoreBound, SearchLimits,
+    Book, BookSettings, Choice, EngineOption, PlayerFailure, PositionTable, PostBook, PreferCheck, Purpose,
+    Score, ScoreBound, SearchLimits,
 };
 
 /// A request to the engine thread.
@@ -27,8 +28,18 @@ pub enum Command {
     Go {
         /// Chosen by the caller to tell this search's events from older ones.
         id: u64,
+        /// What the search is for: the book and learning steer only [`Purpose::Play`].
+        purpose: Purpose,
         /// When to stop.
         limits: SearchLimits,
+    },
+    /// Set one of the options the player declared ([`Player::options`](crate::Player::options)),
+    /// by name, to a value checked against its declaration.
+    SetOption {
+        /// The option's name.
+        name: String,
+        /// The value as the protocol writes it (`true`, `64`, a path).
+        value: String,
     },
     /// Stop the current search; it still reports its best move.
     Stop,
@@ -37,9 +48,9 @@ pub enum Command {
     PonderHit,
     /// Empty the transposition table (UCI's `Clear Hash`).
     ClearHash,
-    /// Play from this opening book (or from none). Searches that are not analysis (not
-    /// infinite, not pondering, no `searchmoves`, no `mate`) first ask the book; when it has
-    /// no move, the search still avoids the book's avoid list.
+    /// Play from this opening book (or from none). Searches whose purpose is to play (and
+    /// that do not ponder) first ask the book; when it has no move, the search still avoids
+    /// the book's avoid list.
     SetBook {
         /// The book, shared with whoever else reads it.
         book: Option<Arc<Book>>,
@@ -49,8 +60,8 @@ pub enum Command {
         seed: Option<u64>,
     },
     /// Use what Kibitz learned from its earlier games (or nothing, `None`). The learned
-    /// positions seed the transposition table at the start of every search. In searches that
-    /// are not analysis (as for the book, see `SetBook`), once the book has no move, the
+    /// positions seed the transposition table at the start of every search. In searches for
+    /// play (as for the book, see `SetBook`), once the book has no move, the
     /// PostBook's "avoid" moves are left out of the root moves (unless no other legal move
     /// remains), and its preferred move is played when the search scores it within
     /// [`PREFER_MARGIN`](crate::PREFER_MARGIN) of its own best (reported as
@@ -140,4 +151,21 @@ pub enum Event {
         /// Its place in the root move order, from 1.
         number: u32,
     },
+    /// The player is ready to take commands: an external engine finished its handshake.
+    Ready {
+        /// The name the engine gave (`id name`, `myname`).
+        name: String,
+        /// The options it declared.
+        options: Vec<EngineOption>,
+    },
+    /// The player offers a draw (an xboard engine's `offer draw`).
+    OfferDraw,
+    /// The player resigns (an xboard engine's `resign`).
+    Resign,
+    /// Something the player said for the user (UCI `info string`, xboard `telluser`).
+    Message(String),
+    /// The player failed: it could not start, crashed, hung or broke the rules. A fatal
+    /// failure ([`PlayerFailure::is_fatal`]) ends whatever search was running without a
+    /// `BestMove`; after any other, the search's `BestMove` follows, without a move.
+    Failed(PlayerFailure),
 }

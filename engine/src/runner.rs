@@ -111,7 +111,7 @@ pub fn play_game(setup: &GameSetup) -> PlayedGame {
         let engine = engines.get(side);
         id += 1;
         engine.send(Command::Position { start: game.start().clone(), moves: game.moves().to_vec() });
-        engine.send(Command::Go { id, limits: clock.limits(side) });
+        engine.send(Command::Go { id, purpose: crate::Purpose::Play, limits: clock.limits(side) });
         let (best, score) = wait_for_move(engine, id, &clock, side);
         if let Some(score) = score {
             *last_score.get_mut(side) = Some(score);

@@ -15,7 +15,8 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::search::{Engine, Listener, SearchOutcome, position_hash};
 use crate::{
-    Book, BookSettings, Command, Event, PositionTable, PostBook, PreferCheck, SearchInfo, SearchLimits,
+    Book, BookSettings, Command, ENGINE_NAME, Event, FailureKind, PlayerFailure, PositionTable, PostBook,
+    PreferCheck, Purpose, SearchInfo, SearchLimits,
 };
 
 /// The least time a timed search spends checking the PostBook's preferred move.
@@ -26,7 +27,7 @@ enum Request {
     /// A command other than `Go`.
     Command(Command),
     /// A search, with the flags that stop it and that say it still ponders.
-    Go { id: u64, limits: SearchLimits, stop: Arc<AtomicBool>, pondering: Arc<AtomicBool> },
+    Go { id: u64, purpose: Purpose, limits: SearchLimits, stop: Arc<AtomicBool>, pondering: Arc<AtomicBool> },
     /// A new transposition table size in megabytes.
     Hash(usize),
 }
@@ -35,6 +36,8 @@ enum Request {
 pub struct EngineHandle {
     requests: Sender<Request>,
     events: Receiver<Event>,
+    /// The thread's own way to report, also used by the handle for messages of its own.
+    event_tx: Sender<Event>,
     /// The stop flag of the latest `Go`; setting it ends that search.
     current_stop: Mutex<Arc<AtomicBool>>,
     /// The pondering flag of the latest `Go`; clearing it starts that search's clock.
@@ -48,16 +51,18 @@ impl EngineHandle {
     pub fn spawn(notify: impl Fn() + Send + Sync + 'static) -> EngineHandle {
         let (requests, request_rx) = unbounded();
         let (event_tx, events) = unbounded();
+        let worker_tx = event_tx.clone();
         let thread = std::thread::Builder::new()
             .name("kibitz-engine".to_owned())
             .spawn(move || {
-                let mut worker = Worker::new(event_tx, Box::new(notify));
+                let mut worker = Worker::new(worker_tx, Box::new(notify));
                 worker.run(&request_rx);
             })
             .ok();
         EngineHandle {
             requests,
             events,
+            event_tx,
             current_stop: Mutex::new(Arc::new(AtomicBool::new(false))),
             current_ponder: Mutex::new(Arc::new(AtomicBool::new(false))),
             thread,
@@ -69,14 +74,14 @@ impl EngineHandle {
     /// at once; a `Go` stops the previous search first.
     pub fn send(&self, cmd: Command) {
         let request = match cmd {
-            Command::Go { id, limits } => {
+            Command::Go { id, purpose, limits } => {
                 let stop = Arc::new(AtomicBool::new(false));
                 let pondering = Arc::new(AtomicBool::new(limits.ponder));
                 let mut current = self.current_stop.lock().unwrap_or_else(PoisonError::into_inner);
                 current.store(true, Ordering::Relaxed);
                 *current = Arc::clone(&stop);
                 *self.current_ponder.lock().unwrap_or_else(PoisonError::into_inner) = Arc::clone(&pondering);
-                Request::Go { id, limits, stop, pondering }
+                Request::Go { id, purpose, limits, stop, pondering }
             }
             Command::PonderHit => {
                 self.current_ponder
@@ -99,6 +104,11 @@ impl EngineHandle {
     /// running search, if any, has ended.
     pub fn set_hash_size(&self, megabytes: usize) {
         let _ = self.requests.send(Request::Hash(megabytes));
+    }
+
+    /// Queues an event of the handle's own (a refused option), as if the thread had sent it.
+    pub(crate) fn report(&self, event: Event) {
+        let _ = self.event_tx.send(event);
     }
 
     /// Next event if any, never blocks.
@@ -188,10 +198,12 @@ impl Worker {
                     self.positions = positions;
                     self.postbook = postbook;
                 }
-                Request::Command(Command::Stop | Command::Go { .. } | Command::PonderHit) => {}
+                Request::Command(
+                    Command::Stop | Command::Go { .. } | Command::PonderHit | Command::SetOption { .. },
+                ) => {}
                 Request::Hash(megabytes) => self.engine.set_hash_size(megabytes),
-                Request::Go { id, limits, stop, pondering } => {
-                    self.go(id, &limits, &stop, &pondering, requests)
+                Request::Go { id, purpose, limits, stop, pondering } => {
+                    self.go(id, purpose, &limits, &stop, &pondering, requests)
                 }
             }
         }
@@ -221,6 +233,7 @@ impl Worker {
     fn go(
         &mut self,
         id: u64,
+        purpose: Purpose,
         limits: &SearchLimits,
         stop: &AtomicBool,
         pondering: &AtomicBool,
@@ -229,8 +242,9 @@ impl Worker {
         let (pos, history) = self.game();
         let started = Instant::now();
         let mut limits = limits.clone();
-        let playing =
-            !limits.infinite && !limits.ponder && limits.searchmoves.is_empty() && limits.mate.is_none();
+        // The book and learning steer play only; a ponder search waits for the hit, which the
+        // book could not.
+        let playing = purpose.uses_book() && !limits.ponder;
         // Out of book, never into a move the book forbids nor one the PostBook advises against.
         let mut avoid = Vec::new();
         let mut preferred = None;
@@ -286,16 +300,31 @@ impl Worker {
         let searched = catch_unwind(AssertUnwindSafe(|| {
             engine.search_pondering(&pos, &history, limits, stop, pondering, &mut listener)
         }));
-        let outcome = searched.unwrap_or_else(|_| {
-            // A bug in the search must not take the thread down: play any legal move.
-            SearchOutcome {
-                best: pos.legal_moves().first().copied(),
-                ponder: None,
-                info: None,
-                nodes: 0,
-                time: started.elapsed(),
+        let outcome = match searched {
+            Ok(outcome) => outcome,
+            Err(panic) => {
+                // A bug in the search must not take the thread down, nor be hidden.
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal);
+                self.emit(Event::Failed(PlayerFailure {
+                    engine: ENGINE_NAME.into(),
+                    kind: FailureKind::Panicked(format!("{why} (searching {fen})")),
+                    last_lines: Vec::new(),
+                }));
+                self.emit(Event::BestMove {
+                    id,
+                    best: None,
+                    ponder: None,
+                    nodes: 0,
+                    time: started.elapsed(),
+                });
+                return;
             }
-        });
+        };
         let (mut best, mut ponder, mut nodes) = (outcome.best, outcome.ponder, outcome.nodes);
         if let (Some((preferred, stats)), Some(search_best), Some(info)) = (preferred, best, outcome.info) {
             let verified = if preferred == search_best {
@@ -426,7 +455,7 @@ mod tests {
         let handle = EngineHandle::spawn(|| {});
         let settings = BookSettings::default();
         handle.send(Command::SetBook { book: Some(Arc::new(book.clone())), settings, seed: Some(1) });
-        handle.send(Command::Go { id: 1, limits: SearchLimits::depth(3) });
+        handle.send(Command::Go { id: 1, purpose: Purpose::Play, limits: SearchLimits::depth(3) });
         match handle.recv_timeout(Duration::from_secs(10)) {
             Some(Event::BookMove { id: 1, choice }) => assert_eq!(choice.mv, e4),
             other => panic!("expected a book move, got {other:?}"),
@@ -437,15 +466,53 @@ mod tests {
         book.entry_mut(key, crate::encode_move(e4)).user = Some(0);
         book.entry_mut(key, crate::encode_move(d4)).user = Some(0);
         handle.send(Command::SetBook { book: Some(Arc::new(book)), settings, seed: Some(1) });
-        handle.send(Command::Go { id: 2, limits: SearchLimits::depth(4) });
+        handle.send(Command::Go { id: 2, purpose: Purpose::Play, limits: SearchLimits::depth(4) });
         let best = wait_for_best(&handle, 2).expect("a move");
         assert!(best != e4 && best != d4, "played a forbidden move");
     }
 
     #[test]
+    fn only_play_consults_the_book() {
+        // A book with one move, a3, that no search would choose.
+        let start = Chess::default();
+        let a3 = start.legal_moves().into_iter().find(|m| m.to().to_string() == "a3").expect("a2a3 is legal");
+        let mut book = Book::new();
+        book.entry_mut(crate::book_key(&start), crate::encode_move(a3)).fixed.games = 10;
+        let handle = EngineHandle::spawn(|| {});
+        let settings = BookSettings::default();
+        handle.send(Command::SetBook { book: Some(Arc::new(book)), settings, seed: Some(1) });
+        // A fixed-time hint, annotation or test-suite search searches; it never returns the
+        // book's move after zero nodes.
+        for (id, purpose) in
+            [(1, Purpose::Hint), (2, Purpose::Annotate), (3, Purpose::TestSuite), (4, Purpose::Analyse)]
+        {
+            let limits = SearchLimits::movetime(Duration::from_millis(100));
+            handle.send(Command::Go { id, purpose, limits });
+            loop {
+                match handle.recv_timeout(Duration::from_secs(10)) {
+                    Some(Event::BookMove { .. }) => panic!("{purpose:?} consulted the book"),
+                    Some(Event::BestMove { id: got, best, nodes, .. }) if got == id => {
+                        assert!(nodes > 0, "{purpose:?} did not search");
+                        assert_ne!(best, Some(a3));
+                        break;
+                    }
+                    Some(_) => {}
+                    None => panic!("no answer for {purpose:?}"),
+                }
+            }
+        }
+        handle.send(Command::Go {
+            id: 5,
+            purpose: Purpose::Play,
+            limits: SearchLimits::movetime(Duration::from_millis(100)),
+        });
+        assert_eq!(wait_for_best(&handle, 5), Some(a3), "play uses the book");
+    }
+
+    #[test]
     fn searches_and_reports_with_ids() {
         let handle = EngineHandle::spawn(|| {});
-        handle.send(Command::Go { id: 7, limits: SearchLimits::depth(3) });
+        handle.send(Command::Go { id: 7, purpose: Purpose::Play, limits: SearchLimits::depth(3) });
         let best = wait_for_best(&handle, 7).expect("a move");
         assert!(Chess::default().is_legal(best));
     }
@@ -454,9 +521,9 @@ mod tests {
     fn a_new_go_stops_the_old_one() {
         let handle = EngineHandle::spawn(|| {});
         let infinite = SearchLimits { infinite: true, ..Default::default() };
-        handle.send(Command::Go { id: 1, limits: infinite });
+        handle.send(Command::Go { id: 1, purpose: Purpose::Analyse, limits: infinite });
         std::thread::sleep(Duration::from_millis(50));
-        handle.send(Command::Go { id: 2, limits: SearchLimits::depth(2) });
+        handle.send(Command::Go { id: 2, purpose: Purpose::Play, limits: SearchLimits::depth(2) });
         assert!(wait_for_best(&handle, 1).is_some());
         assert!(wait_for_best(&handle, 2).is_some());
     }
@@ -469,7 +536,7 @@ mod tests {
         let e4 = e4.expect("e2e4 is legal");
         // The second move is White's again: illegal, and so is everything after it.
         handle.send(Command::Position { start: start.clone(), moves: vec![e4, e4, e4] });
-        handle.send(Command::Go { id: 3, limits: SearchLimits::depth(2) });
+        handle.send(Command::Go { id: 3, purpose: Purpose::Play, limits: SearchLimits::depth(2) });
         let best = wait_for_best(&handle, 3).expect("a move");
         let after = start.play(e4).expect("legal");
         assert!(after.is_legal(best));
@@ -479,7 +546,7 @@ mod tests {
     fn ponder_search_answers_after_ponderhit() {
         let handle = EngineHandle::spawn(|| {});
         let limits = SearchLimits { ponder: true, depth: Some(2), ..Default::default() };
-        handle.send(Command::Go { id: 5, limits });
+        handle.send(Command::Go { id: 5, purpose: Purpose::Play, limits });
         // The depth is reached at once, but the move is held back until the ponder hit.
         std::thread::sleep(Duration::from_millis(300));
         while let Some(event) = handle.try_recv() {
@@ -493,7 +560,7 @@ mod tests {
     fn stop_right_after_go_still_answers() {
         let handle = EngineHandle::spawn(|| {});
         let infinite = SearchLimits { infinite: true, ..Default::default() };
-        handle.send(Command::Go { id: 4, limits: infinite });
+        handle.send(Command::Go { id: 4, purpose: Purpose::Analyse, limits: infinite });
         handle.send(Command::Stop);
         assert!(wait_for_best(&handle, 4).is_some());
     }
@@ -512,17 +579,17 @@ mod tests {
         assert_eq!(postbook.avoid(&start).len(), moves.len() - 1);
         let handle = EngineHandle::spawn(|| {});
         handle.send(Command::SetLearning { positions: None, postbook: Some(Arc::new(postbook)) });
-        handle.send(Command::Go { id: 1, limits: SearchLimits::depth(3) });
+        handle.send(Command::Go { id: 1, purpose: Purpose::Play, limits: SearchLimits::depth(3) });
         assert_eq!(wait_for_best(&handle, 1), Some(a3));
         // Analysis ignores the PostBook.
         let analysis = SearchLimits { searchmoves: moves.to_vec(), ..SearchLimits::depth(2) };
-        handle.send(Command::Go { id: 2, limits: analysis });
+        handle.send(Command::Go { id: 2, purpose: Purpose::Analyse, limits: analysis });
         assert_ne!(wait_for_best(&handle, 2), Some(a3));
         // When every move is to be avoided, the search still plays one.
         text += &format!("{:016x} {} 2 0 0 2 -400\n", crate::book_key(&start), crate::encode_move(a3));
         let postbook = PostBook::from_text(&text).expect("valid PostBook text");
         handle.send(Command::SetLearning { positions: None, postbook: Some(Arc::new(postbook)) });
-        handle.send(Command::Go { id: 3, limits: SearchLimits::depth(2) });
+        handle.send(Command::Go { id: 3, purpose: Purpose::Play, limits: SearchLimits::depth(2) });
         assert!(wait_for_best(&handle, 3).is_some());
     }
 
@@ -534,14 +601,14 @@ mod tests {
         let root: Chess = fen.into_position(shakmaty::CastlingMode::Standard).expect("legal");
         let handle = EngineHandle::spawn(|| {});
         handle.send(Command::Position { start: root.clone(), moves: Vec::new() });
-        handle.send(Command::Go { id: 1, limits: SearchLimits::depth(4) });
+        handle.send(Command::Go { id: 1, purpose: Purpose::Play, limits: SearchLimits::depth(4) });
         let chosen = wait_for_best(&handle, 1).expect("a move");
         let after = root.clone().play(chosen).expect("legal");
         let mut table = PositionTable::new(8);
         table.insert(crate::LearnedPosition { key: crate::book_key(&after), score: 3000, depth: 40, mv: 0 });
         handle.send(Command::NewGame);
         handle.send(Command::SetLearning { positions: Some(Arc::new(table)), postbook: None });
-        handle.send(Command::Go { id: 2, limits: SearchLimits::depth(4) });
+        handle.send(Command::Go { id: 2, purpose: Purpose::Play, limits: SearchLimits::depth(4) });
         // Seeded again after the table was cleared by the new game.
         assert_ne!(wait_for_best(&handle, 2), Some(chosen), "the learned position was ignored");
     }

@@ -16,7 +16,7 @@ pub use parse::{UciCommand, UciOption, parse_line};
 
 use crate::learned::{Learned, open_book, unset};
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
-use crate::{Command, EngineHandle, Event, SearchInfo};
+use crate::{Command, EngineHandle, Event, Purpose, SearchInfo};
 use parse::{ELO_RANGE, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
 
 /// The engine's name as `uci` reports it.
@@ -258,7 +258,11 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
                 limits.move_overhead = Some(session.move_overhead);
                 last_id += 1;
                 waiting = limits.infinite || limits.ponder;
-                handle.send(Command::Go { id: last_id, limits });
+                // UCI does not say why it searches: a search with no end of its own, or
+                // restricted to some moves or to a mate, is analysis; anything else is play.
+                let analysis = limits.infinite || !limits.searchmoves.is_empty() || limits.mate.is_some();
+                let purpose = if analysis { Purpose::Analyse } else { Purpose::Play };
+                handle.send(Command::Go { id: last_id, purpose, limits });
             }
             UciCommand::Stop => handle.send(Command::Stop),
             UciCommand::PonderHit => handle.send(Command::PonderHit),
@@ -306,6 +310,9 @@ fn print_events(handle: &EngineHandle, done: &AtomicBool, answered: &AtomicU64) 
             Some(Event::CurrMove { depth, currmove, number, .. }) => {
                 say(&format!("info depth {depth} currmove {} currmovenumber {number}", uci_move(currmove)));
             }
+            Some(Event::Message(text)) => say(&format!("info string {text}")),
+            Some(Event::Failed(failure)) => say(&format!("info string error: {failure}")),
+            Some(Event::Ready { .. } | Event::OfferDraw | Event::Resign) => {}
             Some(Event::BestMove { id, best, ponder, nodes, time }) => {
                 say(&format!("info nodes {nodes} time {}", time.as_millis()));
                 say(&format_bestmove(best, ponder));

@@ -239,7 +239,8 @@ impl Session {
             self.limits(pos.turn())
         };
         self.last_info = None;
-        self.handle.send(Command::Go { id: self.last_id, limits });
+        let purpose = if analyze { crate::Purpose::Analyse } else { crate::Purpose::Play };
+        self.handle.send(Command::Go { id: self.last_id, purpose, limits });
         self.activity =
             if analyze { Activity::Analyzing(self.last_id) } else { Activity::Thinking(self.last_id) };
     }
@@ -301,7 +302,9 @@ impl Session {
                 }
             }
             // xboard has no `currmove`; `.` reports progress instead.
-            Event::CurrMove { .. } => {}
+            Event::CurrMove { .. } | Event::Ready { .. } | Event::OfferDraw | Event::Resign => {}
+            Event::Message(text) => say(&format!("# {text}")),
+            Event::Failed(failure) => say(&format!("tellusererror {failure}")),
             // The book move itself arrives as the `BestMove` that follows.
             Event::BookMove { choice, .. } => {
                 if self.post {

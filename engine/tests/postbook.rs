@@ -26,7 +26,7 @@ fn search(handle: &EngineHandle, id: u64, pos: &Chess, limits: SearchLimits) -> 
     // A fresh table for every search, so that the measurements do not depend on their order.
     handle.send(Command::NewGame);
     handle.send(Command::Position { start: pos.clone(), moves: Vec::new() });
-    handle.send(Command::Go { id, limits });
+    handle.send(Command::Go { id, purpose: kibitz_engine::Purpose::Play, limits });
     let deadline = Instant::now() + Duration::from_secs(60);
     let (mut score, mut check) = (None, None);
     while Instant::now() < deadline {
