@@ -3,8 +3,7 @@
 
 use std::time::Duration;
 
-use kibitz_engine::policy::{ClockView, Decision, Policy, PolicySettings, Situation, score_cp};
-use kibitz_engine::runner::material_balance;
+use kibitz_engine::policy::{ClockView, Decision, Policy, PolicySettings, Situation, material_balance, score_cp};
 use kibitz_engine::{Clock, Ending, GameRecord, Score, SearchLimits, Termination, TimeControl, pgn_clk};
 use shakmaty::{Chess, Color, Move, Position};
 

@@ -40,6 +40,13 @@ pub enum Termination {
     TimeForfeit,
     /// A side's time ran out but the other could not mate by any series of legal moves.
     TimeoutVsInsufficientMaterial,
+    /// An arbiter's rule decided the game before its natural end (a move limit, a match's
+    /// draw or win rule).
+    Adjudication,
+    /// A side broke the rules: an engine sent an illegal move.
+    RulesInfraction,
+    /// A side left the game: an engine crashed or stopped answering.
+    Abandoned,
 }
 
 impl Termination {
@@ -58,6 +65,9 @@ impl Termination {
             Termination::Agreement => "agreement",
             Termination::TimeForfeit => "time forfeit",
             Termination::TimeoutVsInsufficientMaterial => "timeout against insufficient material",
+            Termination::Adjudication => "adjudication",
+            Termination::RulesInfraction => "a rules infraction",
+            Termination::Abandoned => "abandonment",
         }
     }
 
@@ -66,6 +76,9 @@ impl Termination {
     pub fn pgn_tag(self) -> &'static str {
         match self {
             Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial => "time forfeit",
+            Termination::Adjudication => "adjudication",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Abandoned => "abandoned",
             _ => "normal",
         }
     }
@@ -104,6 +117,12 @@ impl fmt::Display for Ending {
             }
             (KnownOutcome::Decisive { winner }, Termination::TimeForfeit) => {
                 write!(f, "{} wins on time", name(winner))
+            }
+            (KnownOutcome::Decisive { winner }, Termination::RulesInfraction) => {
+                write!(f, "{} wins: {} broke the rules", name(winner), name(!winner))
+            }
+            (KnownOutcome::Decisive { winner }, Termination::Abandoned) => {
+                write!(f, "{} wins: {} left the game", name(winner), name(!winner))
             }
             (KnownOutcome::Decisive { winner }, t) => write!(f, "{} wins by {}", name(winner), t.describe()),
             (KnownOutcome::Draw, t) => write!(f, "Draw by {}", t.describe()),

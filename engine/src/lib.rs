@@ -9,6 +9,7 @@ mod bench;
 mod book;
 pub mod cli;
 mod clock;
+pub mod conductor;
 mod database;
 mod epd;
 mod eval;
@@ -39,6 +40,7 @@ pub use book::{
     RandomType, Stats, book_key, decode_move, encode_move, move_code_text, nag_value,
 };
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
+pub use conductor::{Conductor, GameEvent};
 pub use database::{Column, GameHeader, GameIndex, IndexJob, IndexProgress};
 pub use epd::{EpdReport, EpdResult, EpdTest, run_suite};
 pub use eval::{EvalTrace, Term, current_weights, evaluate, trace};

@@ -1,12 +1,21 @@
-//! Plays one game between two engines on a real [`Clock`], each with its own draw and resign
-//! [`Policy`]: the building block of self-play runs and, later, of `kibitz match`.
+//! Plays one game between two [`Player`]s through the [`Conductor`], on a real [`Clock`],
+//! each engine with its own draw and resign manners: the building block of `kibitz selfplay`
+//! and of the coming `kibitz match`.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use shakmaty::{ByColor, Chess, Color, Position, Role};
+use shakmaty::{ByColor, Color, EnPassantMode, fen::Fen};
 
-use crate::policy::{Answer, ClockView, Decision, Policy, PolicySettings, Situation};
-use crate::{Clock, Command, EngineHandle, Event, GameRecord, Score, TimeControl};
+use crate::conductor::{Conductor, GameEvent, MoveLimit};
+use crate::policy::PolicySettings;
+use crate::{
+    Clock, Command, EngineHandle, Event, FailureKind, GameRecord, Player, PlayerFailure, Purpose,
+    SearchLimits, TimeControl,
+};
+
+/// How long a player may take beyond its whole remaining time (or, without a clock, beyond
+/// its fixed time) before it is stopped and, if it still does not answer, counted as hung.
+const GRACE: Duration = Duration::from_secs(5);
 
 /// How a game is set up.
 #[derive(Clone, Debug)]
@@ -17,38 +26,19 @@ pub struct GameSetup {
     pub controls: ByColor<TimeControl>,
     /// Both engines' draw and resign settings.
     pub policy: PolicySettings,
-    /// A game still going after this many plies is scored a draw.
+    /// A game still going after this many plies is adjudicated a draw.
     pub max_plies: usize,
 }
 
-/// Something an engine said during the game, with the position it said it in.
+/// Something that happened in the game besides a move, with the position it happened in.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Remark {
-    /// Who said it.
-    pub side: Color,
-    /// The ply at which it was said.
+    /// The ply at which it happened.
     pub ply: usize,
-    /// The position (FEN) it was said in.
+    /// The position (FEN).
     pub fen: String,
-    /// "I resign: ...", "I offer a draw: ...", "I accept: ...", "I decline: ...".
-    pub text: String,
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameEnd {
-    /// By the rules of chess (mate, stalemate, repetition...).
-    Rules,
-    /// A side resigned.
-    Resignation(Color),
-    /// A draw offer was accepted.
-    Agreement,
-    /// A side's flag fell.
-    TimeForfeit(Color),
-    /// The game reached the ply limit and was scored a draw.
-    MaxLength,
-    /// An engine returned no move.
-    EngineFailure(Color),
+    /// What happened.
+    pub event: GameEvent,
 }
 
 /// A finished game and what was said in it.
@@ -56,198 +46,178 @@ pub enum GameEnd {
 pub struct PlayedGame {
     /// The game, with its `Result` and `Termination` tags set.
     pub game: GameRecord,
-    /// How it ended.
-    pub end: GameEnd,
-    /// Resignations, offers and answers, in order.
+    /// Offers, answers, claims, resignations, failures and the end, in order.
     pub remarks: Vec<Remark>,
 }
 
-/// Material from `side`'s point of view: pawn 100, minor pieces 300, rook 500, queen 900.
-#[must_use]
-pub fn material_balance(pos: &Chess, side: Color) -> i32 {
-    let board = pos.board();
-    let value = |color: Color| -> i32 {
-        [(Role::Pawn, 100), (Role::Knight, 300), (Role::Bishop, 300), (Role::Rook, 500), (Role::Queen, 900)]
-            .iter()
-            .map(|&(role, v)| v * (board.by_role(role) & board.by_color(color)).count() as i32)
-            .sum()
-    };
-    value(side) - value(!side)
-}
-
-/// Plays one game between two fresh engine threads.
-#[must_use]
-pub fn play_game(setup: &GameSetup) -> PlayedGame {
-    let engines = ByColor { white: EngineHandle::spawn(|| {}), black: EngineHandle::spawn(|| {}) };
-    for engine in engines.iter() {
-        engine.send(Command::NewGame);
+impl PlayedGame {
+    /// Whether any remark is of this kind.
+    #[must_use]
+    pub fn count(&self, kind: impl Fn(&GameEvent) -> bool) -> usize {
+        self.remarks.iter().filter(|r| kind(&r.event)).count()
     }
-    let mut policies = ByColor::new_with(|_| Policy::new(setup.policy.clone()));
-    let mut last_score: ByColor<Option<Score>> = ByColor::new_with(|_| None);
-    let mut game = setup.opening.clone();
-    let mut clock = Clock::new(setup.controls.white.clone(), setup.controls.black.clone());
+}
+
+/// Plays one game between two fresh built-in engines (self-play).
+#[must_use]
+pub fn play_builtin(setup: &GameSetup) -> PlayedGame {
+    let white = EngineHandle::spawn(|| {});
+    let black = EngineHandle::spawn(|| {});
+    play_game(ByColor { white: &white as &dyn Player, black: &black as &dyn Player }, setup)
+}
+
+/// Plays one game between `players`.
+#[must_use]
+pub fn play_game(players: ByColor<&dyn Player>, setup: &GameSetup) -> PlayedGame {
+    for player in players.iter() {
+        player.send(Command::NewGame);
+    }
+    let clock = Clock::new(setup.controls.white.clone(), setup.controls.black.clone());
+    let policies = ByColor::new_with(|_| Some(setup.policy.clone()));
+    let mut conductor = Conductor::new(setup.opening.clone(), Some(clock), policies)
+        .with_adjudicator(Box::new(MoveLimit { plies: setup.max_plies }));
     let mut remarks = Vec::new();
-    clock.start(game.position().turn());
+    conductor.start_clock();
+    // A game that is already over (an opening that mates) ends at once.
+    if let Some(ending) = conductor.game().ending() {
+        remarks.push(remark(&conductor, GameEvent::GameOver { ending }));
+    }
     let mut id = 0;
-
-    let end = loop {
-        if game.ending().is_some() {
-            break GameEnd::Rules;
-        }
-        // The side to move claims a repetition or fifty moves when a draw is worth as much as
-        // its last score (its contempt); between equal engines one of them always does.
-        if let Some(t) = game.claimable() {
-            let side = game.position().turn();
-            let score = last_score.get(side).map_or(0, crate::policy::score_cp);
-            if score <= setup.policy.contempt {
-                game.finish(crate::Ending::draw(t));
-                break GameEnd::Rules;
-            }
-        }
-        if game.len() >= setup.max_plies {
-            break GameEnd::MaxLength;
-        }
-        let side = game.position().turn();
-        let engine = engines.get(side);
+    while !conductor.is_over() {
         id += 1;
-        engine.send(Command::Position { start: game.start().clone(), moves: game.moves().to_vec() });
-        engine.send(Command::Go { id, purpose: crate::Purpose::Play, limits: clock.limits(side) });
-        let (best, score) = wait_for_move(engine, id, &clock, side);
-        if let Some(score) = score {
-            *last_score.get_mut(side) = Some(score);
+        let side = conductor.to_move();
+        let events = turn(&mut conductor, *players.get(side), side, id);
+        let ply = conductor.game().len();
+        for event in events.into_iter().filter(|e| !matches!(e, GameEvent::Moved { .. })) {
+            let mut r = remark(&conductor, event);
+            r.ply = ply;
+            remarks.push(r);
         }
-        clock.press();
-        if clock.remaining(side).is_zero() && clock.is_timed() {
-            break GameEnd::TimeForfeit(side);
-        }
-        let Some(m) = best else { break GameEnd::EngineFailure(side) };
-        let before = game.position().clone();
-        if game.play(m).is_err() {
-            break GameEnd::EngineFailure(side);
-        }
-        let after = game.position().clone();
-        let situation = Situation {
-            move_number: before.fullmoves().get(),
-            score: last_score.get(side).unwrap_or(Score::Cp(0)),
-            material: material_balance(&after, side),
-            clock: clock_view(&clock, side),
-            opponent_in_check: after.is_check(),
-        };
-        let ply = game.len();
-        let fen = shakmaty::fen::Fen::from_position(&before, shakmaty::EnPassantMode::Legal).to_string();
-        let remark = |text: String, side: Color| Remark { side, ply, fen: fen.clone(), text };
-        match policies.get_mut(side).decide(&situation) {
-            Decision::Play => {}
-            decision @ Decision::Resign(_) => {
-                // Terra resigns instead of moving: the move is taken back.
-                game.truncate(game.len() - 1);
-                remarks.push(remark(decision.message().unwrap_or_default(), side));
-                break GameEnd::Resignation(side);
-            }
-            decision @ Decision::OfferDraw(_) => {
-                remarks.push(remark(decision.message().unwrap_or_default(), side));
-                let other = !side;
-                let theirs = Situation {
-                    move_number: situation.move_number,
-                    score: last_score.get(other).unwrap_or(Score::Cp(0)),
-                    material: material_balance(&after, other),
-                    clock: clock_view(&clock, other),
-                    opponent_in_check: false,
-                };
-                let answer: Answer = policies.get(other).answer(&theirs);
-                remarks.push(remark(answer.message(), other));
-                if answer.accept {
-                    break GameEnd::Agreement;
-                }
-            }
-        }
-    };
-
-    let result = match end {
-        GameEnd::Rules => game.result().to_string(),
-        GameEnd::Resignation(loser) | GameEnd::TimeForfeit(loser) | GameEnd::EngineFailure(loser) => {
-            if loser == Color::White { "0-1".into() } else { "1-0".into() }
-        }
-        GameEnd::Agreement | GameEnd::MaxLength => "1/2-1/2".into(),
-    };
-    let termination = match end {
-        GameEnd::TimeForfeit(_) => "time forfeit",
-        GameEnd::MaxLength => "adjudication",
-        GameEnd::EngineFailure(_) => "rules infraction",
-        _ => "normal",
-    };
-    game.set_tag("Result", &result);
-    game.set_tag("Termination", termination);
+    }
+    let mut game = conductor.into_game();
     game.set_tag("TimeControl", &setup.controls.white.to_pgn());
-    PlayedGame { game, end, remarks }
+    PlayedGame { game, remarks }
 }
 
-fn clock_view(clock: &Clock, side: Color) -> Option<ClockView> {
-    clock.is_timed().then(|| ClockView {
-        own: clock.remaining(side),
-        opponent: clock.remaining(!side),
-        opponent_increment: clock.control(!side).increment(),
-        moves_to_go: None,
-    })
+fn remark(conductor: &Conductor, event: GameEvent) -> Remark {
+    let pos = conductor.game().position();
+    Remark {
+        ply: conductor.game().len(),
+        fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+        event,
+    }
 }
 
-/// Waits for the search `id` to finish, keeping its last score. Stops the engine if it
-/// overruns its whole remaining time by a second.
-fn wait_for_move(
-    engine: &EngineHandle,
-    id: u64,
-    clock: &Clock,
-    side: Color,
-) -> (Option<shakmaty::Move>, Option<Score>) {
-    let mut score = None;
-    let mut stopped = false;
+/// One turn of `side`'s player: a search, then what the conductor makes of its outcome.
+fn turn(conductor: &mut Conductor, player: &dyn Player, side: Color, id: u64) -> Vec<GameEvent> {
+    let game = conductor.game();
+    let root = game.position().clone();
+    player.send(Command::Position { start: game.start().clone(), moves: game.moves().to_vec() });
+    let limits = conductor.limits(side, SearchLimits::default());
+    let budget = limits.movetime.or(match side {
+        Color::White => limits.wtime,
+        Color::Black => limits.btime,
+    });
+    player.send(Command::Go { id, purpose: Purpose::Play, limits });
+    let started = Instant::now();
+    let mut stopped = None;
+    let mut events = Vec::new();
     loop {
-        match engine.recv_timeout(Duration::from_millis(50)) {
-            Some(Event::Info { id: i, info }) if i == id && info.multipv <= 1 => score = Some(info.score),
-            Some(Event::BestMove { id: i, best, .. }) if i == id => return (best, score),
+        match player.recv_timeout(Duration::from_millis(20)) {
+            Some(Event::Info { id: i, info }) if i == id => conductor.record_search(side, &root, &info),
+            Some(Event::BestMove { id: i, best, .. }) if i == id => {
+                let mut flag = conductor.check_flag();
+                if !flag.is_empty() {
+                    events.append(&mut flag);
+                } else if let Some(m) = best {
+                    events.extend(conductor.engine_move(side, m));
+                } else {
+                    let failure = failure(player, FailureKind::Hung("it returned no move".into()));
+                    events.extend(conductor.player_failed(side, failure));
+                }
+                return events;
+            }
+            Some(Event::OfferDraw) => events.extend(conductor.offer_draw(side)),
+            Some(Event::Resign) => {
+                player.send(Command::Stop);
+                events.extend(conductor.resign(side));
+                return events;
+            }
+            Some(Event::Failed(f)) => {
+                player.send(Command::Stop);
+                events.extend(conductor.player_failed(side, f));
+                return events;
+            }
             Some(_) => {}
             None => {
-                let overrun = clock.is_timed() && clock.remaining(side).is_zero();
-                if overrun && !stopped {
-                    engine.send(Command::Stop);
-                    stopped = true;
+                let mut flag = conductor.check_flag();
+                if !flag.is_empty() {
+                    player.send(Command::Stop);
+                    events.append(&mut flag);
+                    return events;
+                }
+                let overdue = budget.is_some_and(|b| started.elapsed() > b + GRACE);
+                match stopped {
+                    None if overdue => {
+                        player.send(Command::Stop);
+                        stopped = Some(Instant::now());
+                    }
+                    Some(at) if Instant::elapsed(&at) > GRACE => {
+                        let failure =
+                            failure(player, FailureKind::Hung(format!("no move {GRACE:?} after stop")));
+                        events.extend(conductor.player_failed(side, failure));
+                        return events;
+                    }
+                    _ => {}
                 }
             }
         }
     }
+}
+
+fn failure(player: &dyn Player, kind: FailureKind) -> PlayerFailure {
+    PlayerFailure { engine: player.name().to_string(), kind, last_lines: Vec::new() }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Ending, Termination};
 
-    #[test]
-    fn material_is_counted_from_either_side() {
-        let pos: Chess = "4k3/8/8/8/8/8/PPP5/R3K3 w - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
-        assert_eq!(material_balance(&pos, Color::White), 800);
-        assert_eq!(material_balance(&pos, Color::Black), -800);
-    }
-
-    #[test]
-    fn a_fast_game_ends_with_a_result_and_tags() {
-        let setup = GameSetup {
-            opening: GameRecord::from_fen("4k3/8/8/8/8/8/8/R3K2R w - - 0 1").unwrap(),
+    fn setup(fen: &str, max_plies: usize) -> GameSetup {
+        GameSetup {
+            opening: GameRecord::from_fen(fen).expect("test FEN"),
             controls: ByColor::new_with(|_| {
                 TimeControl::sudden_death(Duration::from_secs(5), Duration::from_millis(50))
             }),
             policy: PolicySettings::default(),
-            max_plies: 60,
-        };
-        let played = play_game(&setup);
+            max_plies,
+        }
+    }
+
+    #[test]
+    fn a_fast_game_ends_with_a_result_and_tags() {
+        let played = play_builtin(&setup("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", 60));
         assert_ne!(played.game.result(), "*");
         assert!(played.game.tag("Termination").is_some());
         assert_eq!(played.game.tag("TimeControl"), Some("5+0.05"));
-        // Two rooks up, White must not lose.
-        assert_ne!(played.game.result(), "0-1", "{:?}", played.end);
-        assert_eq!(played.end, GameEnd::Rules, "{:?} after {:?}", played.end, played.game.san_moves());
+        // Two rooks up, White mates.
+        assert_eq!(played.game.result(), "1-0", "after {:?}", played.game.san_moves());
+        let end = played.remarks.last().map(|r| r.event.clone());
+        assert!(
+            matches!(end, Some(GameEvent::GameOver { ending }) if ending.termination == Termination::Checkmate)
+        );
+    }
+
+    #[test]
+    fn the_move_limit_adjudicates_a_draw() {
+        let played = play_builtin(&setup("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 4));
+        // Bare kings are a draw by the rules at once; two knights are not, and play on to the limit.
+        assert_eq!(played.game.ending().map(|e| e.termination), Some(Termination::InsufficientMaterial));
+        let played = play_builtin(&setup("4k3/8/8/8/8/8/8/2N1KN2 w - - 0 1", 4));
+        assert_eq!(played.game.len(), 4);
+        assert_eq!(played.game.ending(), Some(Ending::draw(Termination::Adjudication)));
+        assert_eq!(played.game.tag("Termination"), Some("adjudication"));
+        assert_eq!(played.count(|e| matches!(e, GameEvent::Adjudicated { .. })), 1);
     }
 }

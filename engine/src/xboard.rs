@@ -2,8 +2,9 @@
 //! moves, thinking lines and results.
 //!
 //! One loop owns the game: a reader thread forwards input lines, and engine events are
-//! drained between them, so the game state has a single owner. Only xboard can carry draw
-//! offers and results; the engine's own `offer draw` and `resign` come with the draw issue.
+//! drained between them, so the game state has a single owner. The game is kept by the same
+//! [`Conductor`] as the app's and the runner's, so Kibitz offers, answers, claims and resigns
+//! over xboard exactly as it does there.
 
 mod parse;
 
@@ -13,17 +14,18 @@ use std::time::Duration;
 
 use crossbeam_channel::{RecvTimeoutError, unbounded};
 use shakmaty::{
-    CastlingMode, Chess, Color, Move, Position, PositionError, fen::Fen, san::SanPlus, uci::UciMove,
+    ByColor, CastlingMode, Chess, Color, Move, Position, PositionError, fen::Fen, san::SanPlus, uci::UciMove,
 };
 
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
+use crate::conductor::{Conductor, GameEvent};
 use crate::learned::{Learned, open_book};
-use crate::policy::{ClockView, Decision, Policy, PolicySettings, Situation};
-use crate::runner::material_balance;
+use crate::policy::PolicySettings;
 use crate::search::position_hash;
 use crate::{
-    Command, ENGINE_NAME, Engine, EngineHandle, Event, Score, SearchInfo, SearchLimits, TimeControl,
+    Clock, Command, ENGINE_NAME, Engine, EngineHandle, Event, GameRecord, Purpose, Score, SearchInfo,
+    SearchLimits, Termination, TimeControl,
 };
 
 /// xboard's score for a mate: mate in `n` moves is this plus `n` (minus for being mated).
@@ -80,6 +82,13 @@ fn san_line(pos: &Chess, line: &[Move]) -> String {
     words.join(" ")
 }
 
+/// How deep the search goes that judges a draw offer when no score of the position on the
+/// board is known (after `setboard`, or after analysing another position).
+const DRAW_JUDGE_DEPTH: u32 = 10;
+
+/// The most time that search may take.
+const DRAW_JUDGE_TIME: Duration = Duration::from_millis(300);
+
 /// What the engine is doing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Activity {
@@ -94,8 +103,8 @@ enum Activity {
 /// The state of an xboard session.
 struct Session {
     handle: EngineHandle,
-    start: Chess,
-    moves: Vec<Move>,
+    /// The game, its clock (set from `time` and `otim`) and Kibitz's manners for either side.
+    conductor: Conductor,
     /// The side the engine plays; `None` in force mode.
     engine_color: Option<Color>,
     time_control: TimeControl,
@@ -107,12 +116,12 @@ struct Session {
     analyze: bool,
     activity: Activity,
     last_id: u64,
+    /// The position the running search started from.
+    searched: Chess,
     /// The reply the last search expected to the engine's move.
     expected_reply: Option<Move>,
     /// The latest thinking report of the running search.
     last_info: Option<SearchInfo>,
-    /// When to resign, offer and accept draws.
-    policy: Policy,
     /// Play from the book (`OwnBook`).
     own_book: bool,
     /// The book (`BookFile`).
@@ -121,14 +130,21 @@ struct Session {
     learned: Learned,
 }
 
+/// A conductor for a game from `start`: Kibitz's manners speak for whichever side it plays.
+fn conductor_from(start: Chess, control: &TimeControl) -> Conductor {
+    let clock = Clock::new(control.clone(), control.clone());
+    let policies = ByColor::new_with(|_| Some(PolicySettings::default()));
+    Conductor::new(GameRecord::from_position(start), Some(clock), policies)
+}
+
 impl Session {
     fn new() -> Session {
+        let time_control = DEFAULT_LEVEL.parse().unwrap_or(TimeControl::Infinite);
         Session {
             handle: EngineHandle::spawn(|| {}),
-            start: Chess::default(),
-            moves: Vec::new(),
+            conductor: conductor_from(Chess::default(), &time_control),
             engine_color: Some(Color::Black),
-            time_control: DEFAULT_LEVEL.parse().unwrap_or(TimeControl::Infinite),
+            time_control,
             depth_limit: None,
             node_limit: None,
             own_clock: None,
@@ -137,47 +153,50 @@ impl Session {
             analyze: false,
             activity: Activity::Idle,
             last_id: 0,
+            searched: Chess::default(),
             expected_reply: None,
             last_info: None,
-            policy: Policy::new(PolicySettings::default()),
             own_book: false,
             book: None,
             learned: Learned::default(),
         }
     }
 
-    /// What the draw and resign policy needs to know, from the engine's side, with its
-    /// chosen move if it has one.
-    fn situation(&self, pos: &Chess, chosen: Option<Move>) -> Situation {
-        let side = pos.turn();
-        let mut after = pos.clone();
-        if let Some(m) = chosen {
-            after.play_unchecked(m);
-        }
-        let clock = match (self.own_clock, self.opponent_clock, &self.time_control) {
-            (Some(own), Some(opponent), tc @ TimeControl::Clock { .. }) => Some(ClockView {
-                own,
-                opponent,
-                opponent_increment: tc.increment(),
-                moves_to_go: tc.moves_to_go(self.moves_made()),
-            }),
-            _ => None,
-        };
-        Situation {
-            move_number: pos.fullmoves().get(),
-            score: self.last_info.as_ref().map_or(Score::Cp(0), |i| i.score),
-            material: material_balance(&after, side),
-            clock,
-            opponent_in_check: chosen.is_some() && after.is_check(),
-        }
+    fn position(&self) -> Chess {
+        self.conductor.game().position().clone()
     }
 
-    fn position(&self) -> Chess {
-        let mut pos = self.start.clone();
-        for &m in &self.moves {
-            pos.play_unchecked(m);
+    /// Starts a new game from `start`, keeping the time control.
+    fn restart(&mut self, start: Chess) {
+        self.halt();
+        self.conductor = conductor_from(start, &self.time_control);
+        self.expected_reply = None;
+    }
+
+    /// A new time control: the clock is set up again, with the moves already made counted.
+    fn set_time_control(&mut self, control: TimeControl) {
+        let mut clock = Clock::new(control.clone(), control.clone());
+        if clock.is_timed() {
+            for _ in 0..self.conductor.game().len() {
+                clock.press();
+            }
         }
-        pos
+        self.time_control = control;
+        self.conductor.set_clock(Some(clock));
+    }
+
+    /// Sets the clock to what the GUI last said (`time` for the engine's side, `otim` for the
+    /// other), before the engine searches or judges.
+    fn sync_clock(&mut self, engine: Color) {
+        let (own, other) = (self.own_clock, self.opponent_clock);
+        if let Some(clock) = self.conductor.clock_mut() {
+            if let Some(own) = own {
+                clock.set_remaining(engine, own);
+            }
+            if let Some(other) = other {
+                clock.set_remaining(!engine, other);
+            }
+        }
     }
 
     /// Stops whatever runs; its result will be ignored.
@@ -188,42 +207,6 @@ impl Session {
         }
     }
 
-    /// Moves the side to move has made in this game.
-    fn moves_made(&self) -> u32 {
-        let first = self.start.turn();
-        let turn = self.position().turn();
-        let n = self.moves.len();
-        let made = (0..n).filter(|i| if i % 2 == 0 { first == turn } else { first != turn }).count();
-        u32::try_from(made).unwrap_or(u32::MAX)
-    }
-
-    /// The limits of the engine's next move.
-    fn limits(&self, turn: Color) -> SearchLimits {
-        let mut limits =
-            SearchLimits { depth: self.depth_limit, nodes: self.node_limit, ..Default::default() };
-        match &self.time_control {
-            TimeControl::MoveTime(time) => limits.movetime = Some(*time),
-            TimeControl::Depth(depth) => limits.depth = Some(limits.depth.map_or(*depth, |d| d.min(*depth))),
-            TimeControl::Nodes(nodes) => limits.nodes = Some(*nodes),
-            TimeControl::Infinite => limits.infinite = true,
-            tc @ (TimeControl::Clock { .. } | TimeControl::Sandclock(_)) => {
-                let own = self.own_clock.unwrap_or_else(|| tc.initial_time());
-                let other = self.opponent_clock.unwrap_or(own);
-                let inc = tc.increment();
-                limits.movestogo = tc.moves_to_go(self.moves_made());
-                let (mine, theirs) = match turn {
-                    Color::White => (&mut limits.wtime, &mut limits.btime),
-                    Color::Black => (&mut limits.btime, &mut limits.wtime),
-                };
-                *mine = Some(own);
-                *theirs = Some(other);
-                limits.winc = Some(inc);
-                limits.binc = Some(inc);
-            }
-        }
-        limits
-    }
-
     /// Starts a search on the current position.
     fn start_search(&mut self, analyze: bool) {
         self.halt();
@@ -231,15 +214,18 @@ impl Session {
         if pos.is_game_over() && !analyze {
             return;
         }
-        self.handle.send(Command::Position { start: self.start.clone(), moves: self.moves.clone() });
+        let game = self.conductor.game();
+        self.handle.send(Command::Position { start: game.start().clone(), moves: game.moves().to_vec() });
         self.last_id += 1;
-        let limits = if analyze {
-            SearchLimits { infinite: true, ..Default::default() }
+        let (purpose, limits) = if analyze {
+            (Purpose::Analyse, SearchLimits { infinite: true, ..Default::default() })
         } else {
-            self.limits(pos.turn())
+            self.sync_clock(pos.turn());
+            let base = SearchLimits { depth: self.depth_limit, nodes: self.node_limit, ..Default::default() };
+            (Purpose::Play, self.conductor.limits(pos.turn(), base))
         };
         self.last_info = None;
-        let purpose = if analyze { crate::Purpose::Analyse } else { crate::Purpose::Play };
+        self.searched = pos;
         self.handle.send(Command::Go { id: self.last_id, purpose, limits });
         self.activity =
             if analyze { Activity::Analyzing(self.last_id) } else { Activity::Thinking(self.last_id) };
@@ -249,44 +235,102 @@ impl Session {
     fn resume(&mut self) {
         if self.analyze {
             self.start_search(true);
-        } else if self.engine_color == Some(self.position().turn()) {
+        } else if self.engine_color == Some(self.position().turn()) && !self.conductor.is_over() {
             self.start_search(false);
         } else {
             self.halt();
         }
     }
 
-    /// Prints the result line if the game is over by the rules.
-    fn announce_result(&self) {
-        let pos = self.position();
-        let line = if pos.is_checkmate() {
-            Some(if pos.turn() == Color::Black { "1-0 {White mates}" } else { "0-1 {Black mates}" })
-        } else if pos.is_stalemate() {
-            Some("1/2-1/2 {Stalemate}")
-        } else if pos.is_insufficient_material() {
-            Some("1/2-1/2 {Insufficient material}")
-        } else if pos.halfmoves() >= 100 {
-            Some("1/2-1/2 {Fifty move rule}")
-        } else if self.threefold() {
-            Some("1/2-1/2 {Draw by repetition}")
-        } else {
-            None
-        };
-        if let Some(line) = line {
-            say(line);
+    /// Says what the conductor reports: the engine's offers, answers, claims, resignations,
+    /// its move, and the result when the game ends.
+    fn report(&mut self, events: Vec<GameEvent>) {
+        let engine = self.engine_color;
+        let mine = |side: Color| engine.is_none_or(|c| c == side);
+        // An offer made with a move goes before the move, as xboard expects.
+        for event in &events {
+            if let GameEvent::DrawOffered { side, why: Some(why) } = event
+                && mine(*side)
+            {
+                say(&format!("tellopponent I offer a draw: {why}."));
+                say("offer draw");
+            }
+        }
+        for event in events {
+            match event {
+                GameEvent::Moved { side, mv, .. } if mine(side) && engine.is_some() => {
+                    say(&format!("move {}", mv.to_uci(CastlingMode::Standard)));
+                }
+                GameEvent::DrawAccepted { side, why } if mine(side) => {
+                    if let Some(why) = why {
+                        say(&format!("tellopponent I accept: {why}."));
+                    }
+                    // Accepting is answering with an offer of one's own.
+                    say("offer draw");
+                }
+                GameEvent::DrawDeclined { side, why: Some(why) } if mine(side) => {
+                    say(&format!("tellopponent I decline: {why}."));
+                }
+                GameEvent::OfferNotSent { side } if !mine(side) => {
+                    say("tellopponent A draw may be offered once per game; this offer is not taken.");
+                }
+                GameEvent::Resigned { side, why } if mine(side) => {
+                    say(&format!("tellopponent I resign: {}.", why.unwrap_or_default()));
+                    say("resign");
+                    self.engine_color = None;
+                }
+                // A resignation and an agreement were said already.
+                GameEvent::GameOver { ending }
+                    if !matches!(ending.termination, Termination::Resignation | Termination::Agreement) =>
+                {
+                    say(&format!("{} {{{ending}}}", ending.outcome.as_str()));
+                }
+                _ => {}
+            }
         }
     }
 
-    /// Whether the current position occurred three times.
-    fn threefold(&self) -> bool {
-        let mut pos = self.start.clone();
-        let mut hashes = vec![position_hash(&pos)];
-        for &m in &self.moves {
-            pos.play_unchecked(m);
-            hashes.push(position_hash(&pos));
+    /// The opponent offers a draw (`draw`). Kibitz answers from its evaluation of the position
+    /// on the board: from the running search once it ends, or from its last score if that
+    /// was about this position, or else from a short search made now. Never from a default.
+    fn draw_offered(&mut self) {
+        let receiver = self.engine_color.unwrap_or_else(|| self.position().turn());
+        if let Some(ending) = self.conductor.game().ending() {
+            // Drawn already by the rules (a dead position): agree, and say why.
+            if ending.outcome == shakmaty::KnownOutcome::Draw {
+                say("offer draw");
+                say(&format!("{} {{{ending}}}", ending.outcome.as_str()));
+            }
+            return;
         }
-        let current = hashes[hashes.len() - 1];
-        hashes.iter().filter(|&&h| h == current).count() >= 3
+        let events = self.conductor.offer_draw(!receiver);
+        if events.iter().any(|e| matches!(e, GameEvent::OfferNotSent { .. })) {
+            self.report(events);
+            return;
+        }
+        if matches!(self.activity, Activity::Thinking(_)) && self.position().turn() == receiver {
+            // Answered when the search ends, before the move.
+            return;
+        }
+        if !self.conductor.has_score_now(receiver) {
+            self.judge(receiver);
+        }
+        self.sync_clock(receiver);
+        let events = self.conductor.answer_offer(receiver);
+        self.report(events);
+    }
+
+    /// A short search of the position on the board, for `side`'s score.
+    fn judge(&mut self, side: Color) {
+        let pos = self.position();
+        let game = self.conductor.game();
+        let history: Vec<u64> = (0..game.len()).map(|ply| position_hash(game.position_at(ply))).collect();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limits = SearchLimits::movetime(DRAW_JUDGE_TIME);
+        let limits = SearchLimits { depth: Some(DRAW_JUDGE_DEPTH), ..limits };
+        if let Some(info) = Engine::new(1).search(&pos, &history, &limits, &stop, |_| {}).info {
+            self.conductor.record_search(side, &pos, &info);
+        }
     }
 
     fn handle_event(&mut self, event: Event) {
@@ -297,6 +341,10 @@ impl Session {
                 if current && info.bound.is_none() && info.multipv == 1 {
                     if self.post {
                         say(&format_thinking(&self.position(), &info));
+                    }
+                    let searched = self.searched.clone();
+                    for side in [Color::White, Color::Black] {
+                        self.conductor.record_search(side, &searched, &info);
                     }
                     self.last_info = Some(info);
                 }
@@ -323,23 +371,10 @@ impl Session {
                 self.activity = Activity::Idle;
                 let pos = self.position();
                 if let Some(m) = best.filter(|&m| pos.is_legal(m)) {
-                    match self.policy.decide(&self.situation(&pos, Some(m))) {
-                        Decision::Play => {}
-                        decision @ Decision::OfferDraw(_) => {
-                            say(&format!("tellopponent {}", decision.message().unwrap_or_default()));
-                            say("offer draw");
-                        }
-                        decision @ Decision::Resign(_) => {
-                            say(&format!("tellopponent {}", decision.message().unwrap_or_default()));
-                            say("resign");
-                            self.engine_color = None;
-                            return;
-                        }
-                    }
-                    say(&format!("move {}", m.to_uci(CastlingMode::Standard)));
-                    self.moves.push(m);
+                    self.sync_clock(pos.turn());
+                    let events = self.conductor.engine_move(pos.turn(), m);
                     self.expected_reply = ponder;
-                    self.announce_result();
+                    self.report(events);
                 }
             }
         }
@@ -404,20 +439,16 @@ impl Session {
                 ));
             }
             XboardCommand::New => {
-                self.halt();
                 self.handle.send(Command::NewGame);
-                self.start = Chess::default();
-                self.moves.clear();
+                self.restart(Chess::default());
                 self.engine_color = Some(Color::Black);
                 self.depth_limit = None;
                 self.node_limit = None;
-                self.expected_reply = None;
-                self.policy = Policy::new(PolicySettings::default());
                 if self.analyze {
                     self.start_search(true);
                 }
             }
-            XboardCommand::TimeControl(tc) => self.time_control = tc,
+            XboardCommand::TimeControl(tc) => self.set_time_control(tc),
             XboardCommand::Depth(depth) => self.depth_limit = Some(depth),
             XboardCommand::Nodes(nodes) => self.node_limit = Some(nodes),
             XboardCommand::Time(time) => self.own_clock = Some(time),
@@ -428,12 +459,14 @@ impl Session {
                 let parsed = parsed.or_else(|| {
                     text.parse::<shakmaty::san::San>().ok().and_then(|san| san.to_move(&pos).ok())
                 });
-                match parsed {
-                    Some(m) => {
+                let turn = pos.turn();
+                match parsed.map(|m| self.conductor.person_move(turn, m)) {
+                    Some(Ok(events)) => {
                         self.halt();
-                        self.moves.push(m);
+                        self.report(events);
                         self.resume();
                     }
+                    Some(Err(why)) => say(&format!("Illegal move ({why}): {text}")),
                     None => say(&format!("Illegal move: {text}")),
                 }
             }
@@ -453,11 +486,11 @@ impl Session {
             }
             XboardCommand::Undo | XboardCommand::Remove => {
                 let plies = if matches!(parse_line(line), XboardCommand::Undo) { 1 } else { 2 };
-                if self.moves.len() < plies {
+                if self.conductor.game().len() < plies {
                     say(&format!("Error (no moves to take back): {}", line.trim()));
                 } else {
                     self.halt();
-                    self.moves.truncate(self.moves.len() - plies);
+                    self.conductor.take_back(plies);
                     if self.analyze {
                         self.start_search(true);
                     }
@@ -471,10 +504,7 @@ impl Session {
                 });
                 match parsed {
                     Ok(pos) => {
-                        self.halt();
-                        self.start = pos;
-                        self.moves.clear();
-                        self.expected_reply = None;
+                        self.restart(pos);
                         if self.analyze {
                             self.start_search(true);
                         }
@@ -516,16 +546,8 @@ impl Session {
                     say(&format!("Hint: {}", m.to_uci(CastlingMode::Standard)));
                 }
             }
-            XboardCommand::Draw => {
-                // Accepting is answering with an offer; declining is silence (and a word why).
-                let pos = self.position();
-                let answer = self.policy.answer(&self.situation(&pos, None));
-                if answer.accept || pos.is_insufficient_material() {
-                    say("offer draw");
-                } else {
-                    say(&format!("tellopponent {}", answer.message()));
-                }
-            }
+            // Accepting is answering with an offer; declining is silence (and a word why).
+            XboardCommand::Draw => self.draw_offered(),
             XboardCommand::Result(_) => {
                 self.halt();
                 self.analyze = false;

@@ -137,13 +137,55 @@ fn draw_offers_are_answered_by_the_policy_with_a_reason() {
     let (_, before) = engine.expect("pong 1", Duration::from_secs(5));
     assert!(before.iter().all(|l| l != "offer draw"), "{before:?}");
     // Move 60 of a level rook ending: the policy agrees.
-    engine.send("setboard 8/8/4k3/8/8/4K3/r7/R7 w - - 0 60");
+    engine.send("setboard 8/8/4k3/8/8/4K3/r7/7R w - - 0 60");
     engine.send("draw");
     engine.expect("offer draw", Duration::from_secs(5));
     // A dead draw is always accepted.
     engine.send("setboard 8/8/8/4k3/8/8/8/K1N5 w - - 0 1");
     engine.send("draw");
     engine.expect("offer draw", Duration::from_secs(5));
+}
+
+/// The answer to `draw` comes from the position on the board, never from a default score.
+fn draw_answer(engine: &mut Session) -> String {
+    engine.send("draw");
+    engine.send("ping 9");
+    let (_, lines) = engine.expect("pong 9", Duration::from_secs(5));
+    if lines.iter().any(|l| l == "offer draw") {
+        return "offer draw".into();
+    }
+    lines.into_iter().find(|l| l.starts_with("tellopponent")).unwrap_or_default()
+}
+
+#[test]
+fn a_draw_offer_after_setboard_is_judged_on_the_board() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("force");
+    // Move 60, no search has run, and White (to move, the side Kibitz answers for) is a
+    // queen up: declined, with the score it found.
+    engine.send("setboard 8/8/4k3/8/8/4K3/8/Q7 w - - 0 60");
+    let answer = draw_answer(&mut engine);
+    assert!(answer.starts_with("tellopponent I decline: my score"), "{answer}");
+    // A queen down instead: accepted (the dead band of Terra's rules: a lost position at
+    // move 60 is a draw gladly taken).
+    engine.send("setboard 8/8/4k3/8/8/4K3/8/q7 w - - 0 60");
+    assert_eq!(draw_answer(&mut engine), "offer draw");
+}
+
+#[test]
+fn a_draw_offer_after_analysis_of_another_position_is_not_judged_on_its_score() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("force");
+    // Analyse a level position at move 60, then set up one where White is a queen up.
+    engine.send("setboard 8/8/4k3/8/8/4K3/r7/7R w - - 0 60");
+    engine.send("analyze");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("exit");
+    engine.send("setboard 8/8/4k3/8/8/4K3/8/Q7 w - - 0 60");
+    let answer = draw_answer(&mut engine);
+    assert!(answer.starts_with("tellopponent I decline"), "a stale level score was used: {answer}");
 }
 
 #[test]
@@ -155,7 +197,7 @@ fn announces_mate_after_its_move() {
     engine.send("go");
     let (line, _) = engine.expect("move ", Duration::from_secs(10));
     assert_eq!(line, "move a1a8");
-    engine.expect("1-0 {White mates}", Duration::from_secs(5));
+    engine.expect("1-0 {White wins by checkmate}", Duration::from_secs(5));
 }
 
 #[test]

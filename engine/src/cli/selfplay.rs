@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use shakmaty::ByColor;
 
+use crate::conductor::GameEvent;
 use crate::policy::{PolicySettings, Rules};
-use crate::runner::{GameEnd, GameSetup, play_game};
+use crate::runner::{GameSetup, play_builtin};
 use crate::{GameRecord, TimeControl, write_pgn};
 
 const USAGE: &str =
@@ -114,14 +115,14 @@ pub fn run(args: &[String]) -> ExitCode {
                         policy: PolicySettings { rules: o.rules, ..Default::default() },
                         max_plies: 400,
                     };
-                    let mut played = play_game(&setup);
+                    let mut played = play_builtin(&setup);
                     played.game.set_tag("Event", "Kibitz self-play");
                     played.game.set_tag("Round", &(i + 1).to_string());
+                    let ending = played.game.ending().map(|e| e.to_string()).unwrap_or_default();
                     println!(
-                        "game {} {} {:?} after {} plies",
+                        "game {} {} {ending} after {} plies",
                         i + 1,
                         played.game.result(),
-                        played.end,
                         played.game.len()
                     );
                     if let Ok(mut all) = results.lock() {
@@ -146,12 +147,16 @@ pub fn run(args: &[String]) -> ExitCode {
             "0-1" => black += 1,
             _ => draws += 1,
         }
-        resignations += usize::from(matches!(played.end, GameEnd::Resignation(_)));
-        accepted += usize::from(played.end == GameEnd::Agreement);
+        resignations += played.count(|e| matches!(e, GameEvent::Resigned { .. }));
+        accepted += played.count(|e| matches!(e, GameEvent::DrawAccepted { .. }));
+        offers += played.count(|e| matches!(e, GameEvent::DrawOffered { .. }));
         for r in &played.remarks {
-            offers += usize::from(r.text.starts_with("I offer"));
-            let side = if r.side == shakmaty::Color::White { "white" } else { "black" };
-            remarks.push_str(&format!("{}\t{side}\t{}\t{}\t{}\n", i + 1, r.ply, r.fen, r.text));
+            let side = match r.event.side() {
+                Some(shakmaty::Color::White) => "white",
+                Some(shakmaty::Color::Black) => "black",
+                None => "-",
+            };
+            remarks.push_str(&format!("{}\t{side}\t{}\t{}\t{}\n", i + 1, r.ply, r.fen, r.event));
         }
     }
     for (path, text) in [(&o.pgn, &pgn), (&o.remarks, &remarks)] {

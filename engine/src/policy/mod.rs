@@ -11,6 +11,7 @@
 //! a mate score counts as ±[`MATE_CP`].
 
 mod dead_band;
+mod material;
 mod terra;
 
 use std::fmt;
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::Score;
 
 pub use dead_band::DeadBandSettings;
+pub use material::material_balance;
 pub use terra::TerraSettings;
 
 /// The centipawn value given to a mate score when comparing scores.
