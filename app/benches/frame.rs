@@ -78,11 +78,11 @@ fn report(title: &str, (pass, total): &(Vec<Duration>, Vec<Duration>)) {
     );
 }
 
-/// A study of a game of at least 200 plies from the shared collection, with a variation (and
+/// A study of a game of at least 200 plies from `data/pgn/games`, with a variation (and
 /// a nested one) every ten plies and a comment every five.
 fn annotated_study() -> GameRecord {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/pgn/games/Carlsen.pgn");
-    let bytes = std::fs::read(path).expect("the shared PGN collection sits beside the repository");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/pgn/games/Carlsen.pgn");
+    let bytes = std::fs::read(path).expect("data/pgn/games/Carlsen.pgn is readable");
     let mut game = kibitz_engine::read_games(&bytes)
         .filter_map(Result::ok)
         .find(|g| g.len() >= 200)

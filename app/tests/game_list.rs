@@ -7,9 +7,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use kibitz_app::{GameList, GameListEvent};
 
-const TWIC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/pgn/games/twic-01-232games.pgn");
-const INVALID: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/pgn/edge/fastchess-test_invalid.pgn");
+const TWIC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/pgn/games/twic-01-232games.pgn");
+const INVALID: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/pgn/edge/fastchess-test_invalid.pgn");
 
 /// The list and what it reported.
 struct Fixture {
@@ -245,14 +244,22 @@ fn indexing_can_be_cancelled() {
     assert_eq!(h.state().list.row_count(), 0);
 }
 
-/// Frame cost with a million games (`/tmp/pgn-1m.pgn`); run with
+/// Frame cost with a million games (`pgn-1m.pgn` in the temporary folder, too large for the
+/// repository); make it from the repository root with
+/// `for i in $(seq 289); do cat data/pgn/games/*.pgn; done > "${TMPDIR:-/tmp}/pgn-1m.pgn"`
+/// (1,003,119 games) and run
 /// `cargo test --release -p kibitz --test game_list -- --ignored --nocapture`.
 #[test]
-#[ignore = "needs /tmp/pgn-1m.pgn and takes a while"]
+#[ignore = "needs pgn-1m.pgn in the temporary folder and takes a while"]
 fn frame_cost_with_a_million_games() {
-    let path = Path::new("/tmp/pgn-1m.pgn");
+    let path = std::env::temp_dir().join("pgn-1m.pgn");
     if !path.exists() {
-        eprintln!("no {}", path.display());
+        eprintln!(
+            "skipped: no {}; make it from the repository root with \
+             `for i in $(seq 289); do cat data/pgn/games/*.pgn; done > {}`",
+            path.display(),
+            path.display()
+        );
         return;
     }
     let start = Instant::now();

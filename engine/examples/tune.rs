@@ -25,7 +25,7 @@ use kibitz_engine::{EvalTrace, Term, current_weights, evaluate, read_games, trac
 use shakmaty::{Chess, Move, Position, Role};
 
 /// The master games the weights are tuned on, relative to the engine crate.
-const DEFAULT_PGN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/pgn/games");
+const DEFAULT_PGN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/pgn/games");
 
 /// The opening plies left out: book moves say little about the evaluation.
 const SKIP_PLIES: usize = 8;

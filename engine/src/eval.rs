@@ -143,7 +143,7 @@ mod tests {
     }
 
     /// The perft suite: a varied sample of legal positions.
-    const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/standard.epd");
+    const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/standard.epd");
 
     /// `pos` with the board flipped top to bottom, the colours swapped and the other side to move.
     fn mirrored(pos: &Chess) -> Chess {
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn mirrored_perft_positions_score_the_same() {
-        let text = std::fs::read_to_string(STANDARD).expect("shared/data/perft/standard.epd is readable");
+        let text = std::fs::read_to_string(STANDARD).expect("data/perft/standard.epd is readable");
         let mut checked = 0;
         for line in text.lines().filter(|line| !line.trim().is_empty()) {
             let fen = line.split(';').next().unwrap_or_default().trim();

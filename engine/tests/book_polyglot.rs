@@ -1,17 +1,19 @@
-//! Polyglot `.bin` import and export against the shared books, cross-checked with python-chess
-//! when it is installed.
+//! Polyglot `.bin` import and export against the books in `data/books`, cross-checked with
+//! python-chess when it is installed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use kibitz_engine::{Book, BookBuilder, BuildOptions, GameRecord, move_code_text};
 
-const BOOKS: &str = "../../shared/data/books";
-const GAMES: &str = "../../shared/data/pgn/games";
+const BOOKS: &str = "../data/books";
+const GAMES: &str = "../data/pgn/games";
 
-fn shared(dir: &str, name: &str) -> Option<PathBuf> {
+/// A file of the repository's test data (`data/`), which every checkout has.
+fn data(dir: &str, name: &str) -> PathBuf {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir).join(name);
-    path.exists().then_some(path)
+    assert!(path.exists(), "{} is missing from the repository's data/", path.display());
+    path
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -22,11 +24,11 @@ fn temp(name: &str) -> PathBuf {
 
 #[test]
 fn shared_books_read_and_round_trip_byte_for_byte() {
-    // (file, entries, distinct keys) as python-chess counted them (shared/data/README.md).
+    // (file, entries, distinct keys) as python-chess counted them (data/PROVENANCE.json).
     for (name, entries, keys) in
         [("gm2600.bin", 21_671, 16_320), ("performance.bin", 92_954, 77_872), ("lasker-trap.bin", 7, 7)]
     {
-        let Some(path) = shared(BOOKS, name) else { return };
+        let path = data(BOOKS, name);
         let bytes = std::fs::read(&path).unwrap();
         let book = Book::open(&path).unwrap();
         assert_eq!(book.len(), entries, "{name}");
@@ -40,7 +42,7 @@ fn shared_books_read_and_round_trip_byte_for_byte() {
 
 #[test]
 fn gm2600_start_position() {
-    let Some(path) = shared(BOOKS, "gm2600.bin") else { return };
+    let path = data(BOOKS, "gm2600.bin");
     let book = Book::open(&path).unwrap();
     let start = GameRecord::new();
     let mut moves: Vec<(String, u16)> =
@@ -54,7 +56,7 @@ fn gm2600_start_position() {
 
 #[test]
 fn corrupt_polyglot_is_refused() {
-    let Some(path) = shared(BOOKS, "gm2600.bin") else { return };
+    let path = data(BOOKS, "gm2600.bin");
     let bytes = std::fs::read(path).unwrap();
     assert!(Book::from_polyglot(&bytes[..bytes.len() - 3]).is_err());
     let mut unsorted = bytes.clone();
@@ -66,7 +68,7 @@ fn corrupt_polyglot_is_refused() {
 /// python-chess (the reference reader); skipped when python-chess is missing.
 #[test]
 fn kibitz_book_reads_identically_in_python_chess() {
-    let Some(pgn) = shared(GAMES, "twic-01-232games.pgn") else { return };
+    let pgn = data(GAMES, "twic-01-232games.pgn");
     let mut builder = BookBuilder::new(BuildOptions { max_plies: 16, min_games: 1, win_pct: None });
     builder.add_pgn_file(&pgn, &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
     let book = builder.finish();

@@ -1,4 +1,4 @@
-//! Perft against the shared suites: every position at every listed depth whose expected
+//! Perft against the suites in `data/perft`: every position at every listed depth whose expected
 //! count is at most 5,000,000 nodes, to keep the test quick. Deeper counts are exercised by
 //! the `kibitz-engine perft` command.
 
@@ -8,8 +8,8 @@ use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen};
 /// The largest expected count checked here.
 const MAX_NODES: u64 = 5_000_000;
 
-const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/standard.epd");
-const TRICKY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/tricky.perft");
+const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/standard.epd");
+const TRICKY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/tricky.perft");
 
 fn position(fen: &str, mode: CastlingMode) -> Chess {
     let parsed: Fen = fen.parse().unwrap_or_else(|e| panic!("bad FEN {fen}: {e}"));
@@ -31,7 +31,7 @@ fn check(name: &str, pos: &Chess, depth: u32, expected: u64) -> bool {
 
 #[test]
 fn standard_epd() {
-    let text = std::fs::read_to_string(STANDARD).expect("shared/data/perft/standard.epd is readable");
+    let text = std::fs::read_to_string(STANDARD).expect("data/perft/standard.epd is readable");
     let mut positions = 0;
     let mut counts = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -52,7 +52,7 @@ fn standard_epd() {
 
 #[test]
 fn tricky_perft() {
-    let text = std::fs::read_to_string(TRICKY).expect("shared/data/perft/tricky.perft is readable");
+    let text = std::fs::read_to_string(TRICKY).expect("data/perft/tricky.perft is readable");
     let mut id = String::new();
     let mut pos = None;
     let mut positions = 0;

@@ -1,13 +1,13 @@
-//! Every PGN file of the shared data: each game reads, writes and reads back to the same game;
-//! the edge cases load or fail with a located message; `pgn_stats` counts what python-chess
-//! counted (shared/data/README.md).
+//! Every PGN file of the test data (`data/pgn`): each game reads, writes and reads back to the
+//! same game; the edge cases load or fail with a located message; `pgn_stats` counts what
+//! python-chess counted (data/PROVENANCE.json).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use kibitz_engine::{GameRecord, read_games, write_pgn};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/pgn");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/pgn");
 
 fn pgn_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -36,7 +36,7 @@ fn summary(game: &GameRecord) -> String {
 #[test]
 fn every_shared_game_round_trips() {
     let files = pgn_files();
-    assert!(files.len() >= 40, "shared data missing: {} files", files.len());
+    assert!(files.len() >= 40, "data/pgn is missing files: {} found", files.len());
     let (mut games, mut skipped) = (0, 0);
     for file in &files {
         let bytes = fs::read(file).unwrap();
@@ -101,7 +101,7 @@ fn broken_games_say_where_and_keep_their_moves() {
     assert_eq!(games.len(), 347);
 }
 
-/// (file, games, moves) as counted by python-chess in shared/data/README.md.
+/// (file, games, moves) as counted by python-chess in data/PROVENANCE.json.
 const COUNTS: &[(&str, u64, u64)] = &[
     ("games/Carlsen.pgn", 1_782, 159_922),
     ("games/twic1599_1000k.pgn", 1_110, 101_487),

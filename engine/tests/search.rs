@@ -6,7 +6,7 @@ use std::time::Duration;
 use kibitz_engine::{Engine, Score, SearchInfo, SearchLimits, SearchOutcome};
 use shakmaty::{CastlingMode, Chess, Position, PositionError, fen::Fen};
 
-const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/standard.epd");
+const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/standard.epd");
 
 fn position(fen: &str) -> Chess {
     let parsed: Fen = fen.parse().unwrap_or_else(|e| panic!("bad FEN {fen}: {e}"));
@@ -56,7 +56,7 @@ fn sees_being_mated() {
 
 #[test]
 fn never_returns_an_illegal_move() {
-    let text = std::fs::read_to_string(STANDARD).expect("shared/data/perft/standard.epd is readable");
+    let text = std::fs::read_to_string(STANDARD).expect("data/perft/standard.epd is readable");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()).step_by(4) {
         let fen = line.split(';').next().unwrap_or_default().trim();

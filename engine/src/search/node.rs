@@ -514,8 +514,8 @@ mod tests {
 
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft/standard.epd");
-        let text = std::fs::read_to_string(path).expect("shared/data/perft/standard.epd is readable");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/standard.epd");
+        let text = std::fs::read_to_string(path).expect("data/perft/standard.epd is readable");
         let mut checks = 0;
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let fen: Fen = line.split(';').next().unwrap_or_default().trim().parse().expect("FEN");
