@@ -377,7 +377,9 @@ mod tests {
         let counter = Arc::clone(&wakes);
         let job = Job::spawn(
             "waking",
-            move || drop(counter.fetch_add(1, Ordering::SeqCst)),
+            move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            },
             |ctx| {
                 ctx.progress(1u8);
                 ctx.progress(2);
