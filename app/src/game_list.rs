@@ -1,18 +1,14 @@
 //! The game list of a multi-game PGN file: indexed in the background with a progress bar,
 //! sorted and filtered off the UI thread, drawn with only its visible rows, and one game loaded
-//! (on a worker thread) when it is opened.
+//! (in the background) when it is opened. All three are [`Job`]s that wake the UI when they
+//! have news; the panel reads their progress and outcomes without blocking.
 
+use std::convert::Infallible;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread::JoinHandle;
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
 
 use egui::{Align2, Button, ProgressBar, Rect, ScrollArea, Sense, TextEdit, TextStyle, Ui, WidgetInfo, vec2};
-use kibitz_engine::{Column, GameHeader, GameIndex, GameRecord, IndexJob, PgnError};
-
-/// How often the panel looks at background work that does not wake it up itself.
-const POLL: Duration = Duration::from_millis(100);
+use kibitz_engine::{Column, GameHeader, GameIndex, GameRecord, IndexJob, Job, JobError, PgnError};
 
 /// The columns shown, with their titles and relative widths.
 const COLUMNS: [(Column, &str, f32); 7] = [
@@ -68,23 +64,23 @@ pub struct GameList {
     rows: Vec<u32>,
     /// The filter and sort the rows were made for.
     rows_made_for: (String, Option<(Column, bool)>),
-    /// A filter and sort being computed on a worker thread.
-    query: Option<JoinHandle<Option<Vec<u32>>>>,
-    /// The generation of the newest query; older ones give up.
-    generation: Arc<AtomicU64>,
+    /// A filter and sort being computed in the background; cancelled when it is out of date.
+    query: Option<Job<(), Vec<u32>, Infallible>>,
     /// The selected game (number in file order).
     selected: Option<u32>,
-    /// A game being read on a worker thread.
-    loading: Option<(u32, JoinHandle<Result<GameRecord, PgnError>>)>,
+    /// A game being read in the background.
+    loading: Option<(u32, Job<(), GameRecord, PgnError>)>,
     /// A message for the player (errors, cancellation).
     message: Option<String>,
+    /// The UI to repaint when a job has news; known from the first frame on.
+    repaint: Arc<OnceLock<egui::Context>>,
 }
 
 /// Where the index is.
 enum State {
-    /// Being built on a background thread.
+    /// Being built in the background.
     Indexing(IndexJob),
-    /// Built; shared with the worker threads.
+    /// Built; shared with the query and loading jobs.
     Ready(Arc<GameIndex>),
     /// Not built (the message says why).
     Failed,
@@ -97,10 +93,8 @@ impl GameList {
         let path = path.into();
         let name =
             path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let (state, message) = match IndexJob::start(path.clone()) {
-            Ok(job) => (State::Indexing(job), None),
-            Err(e) => (State::Failed, Some(format!("Could not index {name}: {e}"))),
-        };
+        let repaint = Arc::new(OnceLock::new());
+        let state = State::Indexing(IndexJob::start(path.clone(), waker(&repaint)));
         GameList {
             path,
             name,
@@ -110,10 +104,10 @@ impl GameList {
             rows: Vec::new(),
             rows_made_for: (String::new(), None),
             query: None,
-            generation: Arc::new(AtomicU64::new(0)),
             selected: None,
             loading: None,
-            message,
+            message: None,
+            repaint,
         }
     }
 
@@ -171,9 +165,12 @@ impl GameList {
         self.message.as_deref()
     }
 
-    /// Draws the panel, polls the background work and reports what the player asked for.
+    /// Draws the panel, collects finished background work and reports what the player asked
+    /// for.
     pub fn ui(&mut self, ui: &mut Ui) -> Option<GameListEvent> {
-        let mut event = self.poll();
+        // Before looking at the jobs, so that news after the look repaints.
+        let _ = self.repaint.set(ui.ctx().clone());
+        let mut event = self.collect();
         ui.horizontal(|ui| {
             ui.heading(&self.name);
             if ui.button("Close").clicked() {
@@ -185,12 +182,11 @@ impl GameList {
         }
         match &self.state {
             State::Indexing(job) => {
-                let progress = job.progress();
-                let fraction = progress.fraction();
-                let text = format!("Indexing: {} games, {:.0}%", progress.games(), fraction * 100.0);
+                let (games, fraction) = job.progress().map_or((0, 0.0), |p| (p.games, p.fraction()));
+                let text = format!("Indexing: {games} games, {:.0}%", fraction * 100.0);
                 ui.add(ProgressBar::new(fraction).text(text));
                 if ui.button("Cancel").clicked() {
-                    progress.cancel();
+                    job.cancel();
                 }
             }
             State::Ready(index) => {
@@ -201,36 +197,36 @@ impl GameList {
             }
             State::Failed => {}
         }
-        self.start_query_if_needed(ui.ctx());
-        if !self.is_settled() {
-            ui.ctx().request_repaint_after(POLL);
-        }
+        self.start_query_if_needed();
         event
     }
 
-    /// Collects finished background work.
-    fn poll(&mut self) -> Option<GameListEvent> {
-        if matches!(&self.state, State::Indexing(job) if job.is_finished()) {
-            let State::Indexing(job) = std::mem::replace(&mut self.state, State::Failed) else {
-                unreachable!("checked above")
-            };
-            match job.wait() {
-                Ok(index) => {
-                    self.rows = index.all();
-                    self.rows_made_for = (String::new(), None);
-                    self.state = State::Ready(Arc::new(index));
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                    self.message = Some("Indexing cancelled".to_owned());
-                }
-                Err(e) => self.message = Some(format!("Could not index {}: {e}", self.name)),
+    /// Collects the outcomes of finished jobs.
+    fn collect(&mut self) -> Option<GameListEvent> {
+        let indexed = match &mut self.state {
+            State::Indexing(job) => job.try_finish(),
+            _ => None,
+        };
+        match indexed {
+            Some(Ok(index)) => {
+                self.rows = index.all();
+                self.rows_made_for = (String::new(), None);
+                self.state = State::Ready(Arc::new(index));
             }
+            Some(Err(JobError::Cancelled)) => {
+                self.state = State::Failed;
+                self.message = Some("Indexing cancelled".to_owned());
+            }
+            Some(Err(e)) => {
+                self.state = State::Failed;
+                self.message = Some(format!("Could not index {}: {e}", self.name));
+            }
+            None => {}
         }
-        if self.query.as_ref().is_some_and(JoinHandle::is_finished)
-            && let Some(query) = self.query.take()
-        {
-            match query.join() {
-                Ok(Some(rows)) => {
+        if let Some(outcome) = self.query.as_mut().and_then(Job::try_finish) {
+            self.query = None;
+            match outcome {
+                Ok(rows) => {
                     if let Some(g) = self.selected
                         && !rows.contains(&g)
                     {
@@ -238,20 +234,20 @@ impl GameList {
                     }
                     self.rows = rows;
                 }
-                // A newer query replaced it.
-                Ok(None) => {}
-                Err(_) => self.message = Some("Filtering the list failed.".to_owned()),
+                // It was out of date; a newer query replaces it.
+                Err(JobError::Cancelled) => {}
+                Err(e) => self.message = Some(format!("Filtering the list failed: {e}")),
             }
         }
-        if self.loading.as_ref().is_some_and(|(_, h)| h.is_finished())
-            && let Some((game, handle)) = self.loading.take()
-        {
-            let error = match handle.join() {
-                Ok(Ok(record)) => {
+        let loaded = self.loading.as_mut().and_then(|(game, job)| Some((*game, job.try_finish()?)));
+        if let Some((game, outcome)) = loaded {
+            self.loading = None;
+            let error = match outcome {
+                Ok(record) => {
                     self.message = None;
                     return Some(GameListEvent::Loaded(Box::new(record)));
                 }
-                Ok(Err(e)) => {
+                Err(JobError::Failed(e)) => {
                     let message = format!("Game {} of {}: {e}", game + 1, self.name);
                     if let Some(partial) = e.partial {
                         self.message = Some(message.clone());
@@ -259,7 +255,7 @@ impl GameList {
                     }
                     message
                 }
-                Err(_) => format!("Game {} of {}: the reader failed.", game + 1, self.name),
+                Err(e) => format!("Game {} of {}: {e}", game + 1, self.name),
             };
             self.message = Some(error.clone());
             return Some(GameListEvent::Error(error));
@@ -268,16 +264,16 @@ impl GameList {
     }
 
     /// Starts filtering and sorting again when the filter or sort changed and no query runs.
-    fn start_query_if_needed(&mut self, ctx: &egui::Context) {
+    fn start_query_if_needed(&mut self) {
         let State::Ready(index) = &self.state else { return };
         if self.rows_are_current() {
             return;
         }
-        if self.query.is_some() {
+        if let Some(query) = &self.query {
             // The running query is out of date: let it give up before sorting.
-            self.generation.fetch_add(1, Ordering::Relaxed);
+            query.cancel();
         } else {
-            self.query = Some(self.start_query(Arc::clone(index), ctx.clone()));
+            self.query = Some(self.start_query(Arc::clone(index)));
             self.rows_made_for = (self.filter.trim().to_owned(), self.sort);
         }
     }
@@ -287,34 +283,26 @@ impl GameList {
         self.rows_made_for.0 == self.filter.trim() && self.rows_made_for.1 == self.sort
     }
 
-    /// Filters and sorts on a worker thread; a newer query makes this one give up.
-    fn start_query(&self, index: Arc<GameIndex>, ctx: egui::Context) -> JoinHandle<Option<Vec<u32>>> {
-        let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
-        let latest = Arc::clone(&self.generation);
+    /// Filters and sorts in the background; cancelling makes the job give up before sorting.
+    fn start_query(&self, index: Arc<GameIndex>) -> Job<(), Vec<u32>, Infallible> {
         let filter = self.filter.trim().to_owned();
         let sort = self.sort;
-        std::thread::spawn(move || {
+        Job::spawn("game-list-query", waker(&self.repaint), move |ctx| {
             let mut rows = index.filter(&filter);
-            if latest.load(Ordering::Relaxed) != generation {
-                return None;
-            }
-            if let Some((column, descending)) = sort {
+            if let Some((column, descending)) = sort
+                && !ctx.is_cancelled()
+            {
                 index.sort(&mut rows, column, descending);
             }
-            ctx.request_repaint();
-            Some(rows)
+            Ok(rows)
         })
     }
 
-    /// Reads a game on a worker thread.
-    fn start_loading(&mut self, index: &Arc<GameIndex>, game: u32, ctx: egui::Context) {
+    /// Reads a game in the background.
+    fn start_loading(&mut self, index: &Arc<GameIndex>, game: u32) {
         let index = Arc::clone(index);
-        let handle = std::thread::spawn(move || {
-            let result = index.load(game as usize);
-            ctx.request_repaint();
-            result
-        });
-        self.loading = Some((game, handle));
+        let job = Job::spawn("game-load", waker(&self.repaint), move |_| index.load(game as usize));
+        self.loading = Some((game, job));
     }
 
     /// The filter, the header and the rows.
@@ -380,17 +368,19 @@ impl GameList {
         if let Some(game) = open
             && self.loading.is_none()
         {
-            self.start_loading(index, game, ui.ctx().clone());
+            self.start_loading(index, game);
         }
         None
     }
 }
 
-impl Drop for GameList {
-    /// Stops indexing that nobody will look at.
-    fn drop(&mut self) {
-        if let State::Indexing(job) = &self.state {
-            job.progress().cancel();
+/// A job's wake callback: repaints the UI once the list has seen it (before the first frame
+/// nobody is waiting, and the first frame looks at the jobs anyway).
+fn waker(repaint: &Arc<OnceLock<egui::Context>>) -> impl Fn() + Send + Sync + 'static {
+    let repaint = Arc::clone(repaint);
+    move || {
+        if let Some(ctx) = repaint.get() {
+            ctx.request_repaint();
         }
     }
 }
@@ -522,5 +512,26 @@ mod tests {
         assert_eq!(row_label(&header, 4), "Carlsen, Magnus - Anand, V. 1-0 2014.11.23, game 5");
         let blank = GameHeader { white: "", black: "", result: "", date: "", ..header };
         assert_eq!(row_label(&blank, 0), "? - ? ? ?, game 1");
+    }
+
+    #[test]
+    fn the_index_job_wakes_the_ui() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("many.pgn");
+        std::fs::write(&path, "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(200_000))
+            .expect("written");
+        let ctx = egui::Context::default();
+        let (requests, requested) = std::sync::mpsc::channel();
+        let requests = std::sync::Mutex::new(requests);
+        ctx.set_repaint_observer(move |_| {
+            let name = std::thread::current().name().map(str::to_owned);
+            let _ = requests.lock().map(|r| r.send(name));
+        });
+        let mut list = GameList::open(&path);
+        ctx.run_ui(egui::RawInput::default(), |ui| drop(list.ui(ui))).drop_without_applying_deltas();
+        assert!(list.is_indexing(), "the file was indexed before the first frame; make it bigger");
+        // No frame runs now: only the job can ask for one.
+        let woken = requested.iter().any(|name| name.as_deref() == Some("pgn-index"));
+        assert!(woken, "the index job never asked for a repaint");
     }
 }

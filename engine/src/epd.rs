@@ -10,11 +10,14 @@
 //! assert_eq!((report.solved, report.total), (1, 1));
 //! ```
 
+use std::convert::Infallible;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use shakmaty::{CastlingMode, Chess, Move, PositionError, fen::Fen, san::San};
 
+use crate::Job;
 use crate::search::Engine;
 
 /// Iterations shallower than this never count towards an early exit: at low depth the
@@ -105,8 +108,54 @@ pub struct EpdResult {
 pub struct EpdReport {
     /// Positions solved.
     pub solved: usize,
-    /// Positions searched.
+    /// Positions searched (all of the suite unless it was cancelled).
     pub total: usize,
+}
+
+/// How far a suite has come.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EpdProgress {
+    /// Positions searched so far.
+    pub done: usize,
+    /// Positions solved so far.
+    pub solved: usize,
+    /// Positions in the suite.
+    pub total: usize,
+}
+
+/// A suite run in the background, reporting [`EpdProgress`] after each position. Cancelling
+/// stops the position being searched at once; the job then ends in
+/// [`JobError::Cancelled`](crate::JobError::Cancelled) and its last progress tells how far it
+/// came.
+///
+/// ```
+/// use std::time::Duration;
+/// use kibitz_engine::{EpdJob, EpdTest};
+/// let test = EpdTest::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;").unwrap().unwrap();
+/// let job = EpdJob::start(vec![test], Duration::from_millis(200), 2, || {});
+/// let report = job.wait().unwrap();
+/// assert_eq!((report.solved, report.total), (1, 1));
+/// ```
+pub type EpdJob = Job<EpdProgress, EpdReport, Infallible>;
+
+impl EpdJob {
+    /// Starts [`run_suite`]'s work on a new thread; `wake` is called whenever there is news.
+    pub fn start(
+        tests: Vec<EpdTest>,
+        time: Duration,
+        early_exit: u32,
+        wake: impl Fn() + Send + Sync + 'static,
+    ) -> EpdJob {
+        Job::spawn("epd", wake, move |ctx| {
+            let stop = Arc::new(AtomicBool::new(false));
+            ctx.stop_on_cancel(&stop);
+            let total = tests.len();
+            let cancelled = || ctx.is_cancelled();
+            Ok(search_suite(&tests, time, early_exit, &stop, &cancelled, &mut |_, report| {
+                ctx.progress(EpdProgress { done: report.total, solved: report.solved, total });
+            }))
+        })
+    }
 }
 
 /// Searches every test for `time`, stopping early once a solving move has been the best
@@ -118,13 +167,31 @@ pub fn run_suite(
     early_exit: u32,
     mut on_result: impl FnMut(&EpdResult),
 ) -> EpdReport {
+    let stop = AtomicBool::new(false);
+    search_suite(tests, time, early_exit, &stop, &|| false, &mut |result, _| on_result(result))
+}
+
+/// [`run_suite`] with a way out: `stop` is the searches' stop flag, set from outside once
+/// `cancelled` holds; `on_result` also gets the tally so far.
+fn search_suite(
+    tests: &[EpdTest],
+    time: Duration,
+    early_exit: u32,
+    stop: &AtomicBool,
+    cancelled: &dyn Fn() -> bool,
+    on_result: &mut dyn FnMut(&EpdResult, &EpdReport),
+) -> EpdReport {
     let mut engine = Engine::default();
-    let mut solved = 0;
+    let mut report = EpdReport { solved: 0, total: 0 };
     for test in tests {
+        // Cleared before looking at `cancelled`, so that a cancel after the look still stops.
+        stop.store(false, Ordering::SeqCst);
+        if cancelled() {
+            break;
+        }
         engine.new_game();
-        let stop = AtomicBool::new(false);
         let mut held = 0;
-        let outcome = engine.search(&test.pos, &[], &SearchLimits::movetime(time), &stop, |info| {
+        let outcome = engine.search(&test.pos, &[], &SearchLimits::movetime(time), stop, |info| {
             if info.multipv != 1 || info.bound.is_some() {
                 return;
             }
@@ -140,11 +207,17 @@ pub fn run_suite(
                 held = 0;
             }
         });
+        if cancelled() {
+            // A search cut short by the cancel is no result.
+            break;
+        }
         let ok = outcome.best.is_some_and(|m| test.is_solved_by(m));
-        solved += usize::from(ok);
-        on_result(&EpdResult { id: test.id.clone(), chosen: outcome.best, solved: ok, info: outcome.info });
+        report.solved += usize::from(ok);
+        report.total += 1;
+        let result = EpdResult { id: test.id.clone(), chosen: outcome.best, solved: ok, info: outcome.info };
+        on_result(&result, &report);
     }
-    EpdReport { solved, total: tests.len() }
+    report
 }
 
 #[cfg(test)]
@@ -187,5 +260,54 @@ mod tests {
         ] {
             assert!(EpdTest::parse(line).is_err(), "{line}");
         }
+    }
+
+    fn mate_in_one(id: &str) -> EpdTest {
+        EpdTest::parse(&format!("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; am Ra7; id \"{id}\";"))
+            .expect("parses")
+            .expect("a test")
+    }
+
+    /// Polls a job until it ends, failing after `limit`.
+    fn finish(job: &mut EpdJob, limit: Duration) -> crate::JobOutcome<EpdReport, Infallible> {
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(outcome) = job.try_finish() {
+                return outcome;
+            }
+            assert!(start.elapsed() < limit, "the suite did not end");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn the_job_reports_each_position() {
+        // The second position lists the mate as a move to avoid, so the engine, which mates,
+        // fails it.
+        let mut unsolvable = mate_in_one("b");
+        unsolvable.avoid = unsolvable.best.clone();
+        let tests = vec![mate_in_one("a"), unsolvable];
+        let mut job = EpdJob::start(tests.clone(), Duration::from_millis(300), 1, || {});
+        let report = finish(&mut job, Duration::from_secs(30)).expect("the suite ran");
+        assert_eq!(report, EpdReport { solved: 1, total: 2 });
+        assert_eq!(job.progress(), Some(EpdProgress { done: 2, solved: 1, total: 2 }));
+        let mut ids = Vec::new();
+        assert_eq!(run_suite(&tests, Duration::from_millis(300), 1, |r| ids.push(r.id.clone())), report);
+        assert_eq!(ids, ["a", "b"]);
+    }
+
+    #[test]
+    fn cancelling_the_job_stops_the_search_at_once() {
+        let opening = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4;";
+        let test = EpdTest::parse(opening).expect("parses").expect("a test");
+        let tests = vec![test.clone(), test];
+        // Without early exit each position would take a minute.
+        let mut job = EpdJob::start(tests, Duration::from_secs(60), 0, || {});
+        std::thread::sleep(Duration::from_millis(200));
+        let asked = std::time::Instant::now();
+        job.cancel();
+        assert_eq!(finish(&mut job, Duration::from_secs(5)), Err(crate::JobError::Cancelled));
+        assert!(asked.elapsed() < Duration::from_secs(2), "{:?}", asked.elapsed());
+        assert_eq!(job.progress(), None, "no position was finished");
     }
 }

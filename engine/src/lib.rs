@@ -14,6 +14,7 @@ mod database;
 mod epd;
 mod eval;
 mod game;
+mod job;
 mod learned;
 mod level;
 mod limits;
@@ -42,11 +43,12 @@ pub use book::{
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
 pub use conductor::{Conductor, GameEvent};
 pub use database::{Column, GameHeader, GameIndex, IndexJob, IndexProgress};
-pub use epd::{EpdReport, EpdResult, EpdTest, run_suite};
+pub use epd::{EpdJob, EpdProgress, EpdReport, EpdResult, EpdTest, run_suite};
 pub use eval::{EvalTrace, Term, current_weights, evaluate, trace};
 pub use game::{
     Ending, Eval, GameRecord, IllegalMove, Nag, Node, NodeId, Termination, clock_in, eval_in, nag_symbol,
 };
+pub use job::{Job, JobContext, JobError, JobOutcome};
 pub use level::Level;
 pub use limits::SearchLimits;
 pub use perft::{divide, perft};

@@ -7,13 +7,13 @@ use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::thread::JoinHandle;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
+use crate::Job;
 use crate::book::key::key_after;
 use crate::book::{Book, BookEntry, BookError, Outcome, Stats, book_key, encode_move};
 
@@ -321,64 +321,100 @@ impl GameVisitor<'_> {
     }
 }
 
-/// A book build running on a thread, with progress and cancel, for the app.
-pub struct BuildJob {
-    games: Arc<AtomicU64>,
-    bytes: Arc<AtomicU64>,
-    total_bytes: u64,
-    cancel: Arc<AtomicBool>,
-    handle: JoinHandle<Result<Book, BookError>>,
-}
+/// A book build running in the background, for the app; a cancelled build ends in
+/// [`JobError::Cancelled`](crate::JobError::Cancelled).
+pub type BuildJob = Job<BuildProgress, Book, BookError>;
 
 impl BuildJob {
-    /// Starts building from `pgns` into `existing` (or a new book) on a background thread.
-    #[must_use]
-    pub fn spawn(pgns: Vec<PathBuf>, options: BuildOptions, existing: Option<Book>) -> BuildJob {
-        let games = Arc::new(AtomicU64::new(0));
-        let bytes = Arc::new(AtomicU64::new(0));
-        let cancel = Arc::new(AtomicBool::new(false));
-        let total_bytes = pgns.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
-        let (g, b, c) = (Arc::clone(&games), Arc::clone(&bytes), Arc::clone(&cancel));
-        let handle = std::thread::spawn(move || {
+    /// Starts building from `pgns` into `existing` (or a new book) on a new thread. Progress
+    /// is reported every thousand games; `wake` is called whenever there is news.
+    pub fn start(
+        pgns: Vec<PathBuf>,
+        options: BuildOptions,
+        existing: Option<Book>,
+        wake: impl Fn() + Send + Sync + 'static,
+    ) -> BuildJob {
+        Job::spawn("book-build", wake, move |ctx| {
+            let total_bytes = pgns.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
             let mut builder = BookBuilder::new(options);
             for path in &pgns {
-                builder.add_pgn_file(path, &mut |p| {
-                    g.store(p.games, Ordering::Relaxed);
-                    b.store(p.bytes, Ordering::Relaxed);
-                    if c.load(Ordering::Relaxed) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-                })?;
+                if ctx.is_cancelled() {
+                    return Err(BookError::Cancelled);
+                }
+                builder.add_pgn_file(path, &mut |p| ctx.report(BuildProgress { total_bytes, ..*p }))?;
             }
             let mut book = existing.unwrap_or_default();
             builder.finish_into(&mut book);
             Ok(book)
-        });
-        BuildJob { games, bytes, total_bytes, cancel, handle }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::{GameRecord, JobError};
+
+    /// A PGN file of `games` copies of one short game, named after the test.
+    fn pgn_file(test: &str, games: usize) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("kibitz-build-{test}-{}.pgn", std::process::id()));
+        std::fs::write(&path, "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n".repeat(games)).expect("written");
+        path
     }
 
-    /// Progress so far (updated every thousand games).
-    #[must_use]
-    pub fn progress(&self) -> BuildProgress {
-        BuildProgress {
-            games: self.games.load(Ordering::Relaxed),
-            skipped: 0,
-            bytes: self.bytes.load(Ordering::Relaxed),
-            total_bytes: self.total_bytes,
-        }
+    #[test]
+    fn the_job_builds_and_reports() {
+        let path = pgn_file("reports", 1500);
+        let size = std::fs::metadata(&path).expect("the file").len();
+        let mut job = BuildJob::start(vec![path.clone()], BuildOptions::default(), None, || {});
+        let start = Instant::now();
+        let book = loop {
+            if let Some(outcome) = job.try_finish() {
+                break outcome.expect("the book");
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "the build did not end");
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        assert_eq!(
+            job.progress(),
+            Some(BuildProgress { games: 1500, skipped: 0, bytes: size, total_bytes: size })
+        );
+        let moves = book.legal_moves(GameRecord::new().position());
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].1.fixed.games, 1500);
+        std::fs::remove_file(&path).expect("removed");
     }
 
-    /// Asks the build to stop; [`BuildJob::join`] then returns [`BookError::Cancelled`].
-    pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-
-    /// The build has ended.
-    #[must_use]
-    pub fn is_finished(&self) -> bool {
-        self.handle.is_finished()
-    }
-
-    /// Waits for the book.
-    pub fn join(self) -> Result<Book, BookError> {
-        self.handle.join().unwrap_or(Err(BookError::Cancelled))
+    #[test]
+    fn cancelling_stops_the_build() {
+        let path = pgn_file("cancel", 5000);
+        // The first report (after a thousand games) waits until the test has cancelled.
+        let (reported, first_report) = mpsc::channel();
+        let (go_on, gate) = mpsc::channel::<()>();
+        let gate = std::sync::Mutex::new(gate);
+        let wake = move || {
+            if reported.send(()).is_ok() {
+                let _ = gate.lock().map(|g| g.recv());
+            }
+        };
+        let mut job = BuildJob::start(vec![path.clone()], BuildOptions::default(), None, wake);
+        first_report.recv_timeout(Duration::from_secs(30)).expect("a report");
+        job.cancel();
+        drop(first_report);
+        go_on.send(()).expect("the build waits");
+        let start = Instant::now();
+        let outcome = loop {
+            if let Some(outcome) = job.try_finish() {
+                break outcome;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "the build did not end");
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        assert!(matches!(outcome, Err(JobError::Cancelled)), "{:?}", outcome.map(|b| b.len()));
+        assert_eq!(job.progress().map(|p| p.games), Some(1000), "stopped at the first report");
+        std::fs::remove_file(&path).expect("removed");
     }
 }

@@ -58,7 +58,7 @@ fn stats(files: &[String]) -> ExitCode {
 
 fn index(path: &str) -> ExitCode {
     let started = Instant::now();
-    match GameIndex::build(path.as_ref(), None) {
+    match GameIndex::build(path.as_ref(), &mut |_| std::ops::ControlFlow::Continue(())) {
         Ok(index) => {
             println!("games {} seconds {:.3}", index.len(), started.elapsed().as_secs_f64());
             ExitCode::SUCCESS

@@ -86,7 +86,7 @@ impl Strings {
 ///
 /// ```no_run
 /// use kibitz_engine::{Column, GameIndex};
-/// let index = GameIndex::build("games.pgn".as_ref(), None)?;
+/// let index = GameIndex::build("games.pgn".as_ref(), &mut |_| std::ops::ControlFlow::Continue(()))?;
 /// let mut rows = index.filter("Carlsen");
 /// index.sort(&mut rows, Column::Date, true);
 /// let game = index.load(rows[0] as usize);

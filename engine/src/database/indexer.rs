@@ -1,5 +1,5 @@
-//! Building a [`GameIndex`] by streaming the file once, on a background thread that reports
-//! its progress and can be cancelled.
+//! Building a [`GameIndex`] by streaming the file once, on the calling thread or as a
+//! background [`Job`] that reports its progress and can be cancelled.
 
 use std::cell::Cell;
 use std::fs::File;
@@ -7,106 +7,65 @@ use std::io;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::thread::JoinHandle;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 
 use super::index::{Entry, GameIndex, Strings};
-use crate::decode_pgn_text;
 use crate::pgn::Counted;
+use crate::{Job, decode_pgn_text};
 
-/// How far an index build has come; shared between the thread and its owner.
-#[derive(Debug, Default)]
+/// How far an index build has come.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IndexProgress {
-    done: AtomicU64,
-    total: AtomicU64,
-    games: AtomicU64,
-    cancel: AtomicBool,
+    /// Bytes read so far.
+    pub bytes: u64,
+    /// The size of the file.
+    pub total_bytes: u64,
+    /// Games indexed so far.
+    pub games: u64,
 }
 
 impl IndexProgress {
-    /// Bytes read so far and the size of the file.
-    #[must_use]
-    pub fn bytes(&self) -> (u64, u64) {
-        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
-    }
-
-    /// Games indexed so far.
-    #[must_use]
-    pub fn games(&self) -> u64 {
-        self.games.load(Ordering::Relaxed)
-    }
-
     /// The fraction done, from 0 to 1 (for a progress bar).
     #[must_use]
     pub fn fraction(&self) -> f32 {
-        let (done, total) = self.bytes();
-        if total == 0 { 1.0 } else { (done as f64 / total as f64) as f32 }
-    }
-
-    /// Asks the build to stop; it then ends with an [`io::ErrorKind::Interrupted`] error.
-    pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        if self.total_bytes == 0 { 1.0 } else { (self.bytes as f64 / self.total_bytes as f64) as f32 }
     }
 }
 
-/// An index being built on a background thread.
+/// An index being built in the background; a cancelled build ends in
+/// [`JobError::Cancelled`](crate::JobError::Cancelled).
 ///
 /// ```no_run
 /// use kibitz_engine::IndexJob;
-/// let job = IndexJob::start("big.pgn".into())?;
+/// let job = IndexJob::start("big.pgn".into(), || {});
 /// while !job.is_finished() {
-///     println!("{:.0}%", job.progress().fraction() * 100.0);
+///     let fraction = job.progress().map_or(0.0, |p| p.fraction());
+///     println!("{:.0}%", fraction * 100.0);
 ///     std::thread::sleep(std::time::Duration::from_millis(100));
 /// }
 /// let index = job.wait()?;
 /// println!("{} games", index.len());
-/// # Ok::<_, std::io::Error>(())
+/// # Ok::<_, kibitz_engine::JobError<std::io::Error>>(())
 /// ```
-pub struct IndexJob {
-    progress: Arc<IndexProgress>,
-    handle: JoinHandle<io::Result<GameIndex>>,
-}
+pub type IndexJob = Job<IndexProgress, GameIndex, io::Error>;
 
 impl IndexJob {
-    /// Starts indexing a file on a new thread.
-    pub fn start(path: PathBuf) -> io::Result<IndexJob> {
-        let progress = Arc::new(IndexProgress::default());
-        let shared = Arc::clone(&progress);
-        let handle = std::thread::Builder::new()
-            .name("pgn-index".into())
-            .spawn(move || GameIndex::build(&path, Some(&shared)))?;
-        Ok(IndexJob { progress, handle })
-    }
-
-    /// The progress, to show and to cancel.
-    #[must_use]
-    pub fn progress(&self) -> &IndexProgress {
-        &self.progress
-    }
-
-    /// Whether the thread is done (so that [`IndexJob::wait`] returns at once).
-    #[must_use]
-    pub fn is_finished(&self) -> bool {
-        self.handle.is_finished()
-    }
-
-    /// Waits for the index.
-    pub fn wait(self) -> io::Result<GameIndex> {
-        self.handle.join().unwrap_or_else(|_| Err(io::Error::other("the indexing thread panicked")))
+    /// Starts indexing a file on a new thread; `wake` is called whenever there is news.
+    pub fn start(path: PathBuf, wake: impl Fn() + Send + Sync + 'static) -> IndexJob {
+        Job::spawn("pgn-index", wake, move |ctx| GameIndex::build(&path, &mut |p| ctx.report(*p)))
     }
 }
 
 impl GameIndex {
-    /// Indexes a PGN file on the calling thread, reporting to `progress` if given.
-    pub fn build(path: &Path, progress: Option<&IndexProgress>) -> io::Result<GameIndex> {
+    /// Indexes a PGN file on the calling thread. `progress` is called every 256 games and at
+    /// the end; returning `Break` stops with an [`io::ErrorKind::Interrupted`] error.
+    pub fn build(
+        path: &Path,
+        progress: &mut dyn FnMut(&IndexProgress) -> ControlFlow<()>,
+    ) -> io::Result<GameIndex> {
         let file = File::open(path)?;
         let file_len = file.metadata()?.len();
-        if let Some(p) = progress {
-            p.total.store(file_len, Ordering::Relaxed);
-        }
         let count = Rc::new(Cell::new(0u64));
         let mut reader = Reader::build(Counted { inner: file, count: Rc::clone(&count) })
             .set_supported_tag_line_length(1024)
@@ -132,20 +91,16 @@ impl GameIndex {
                 }
                 Err(e) => return Err(e),
             }
-            if let Some(p) = progress
-                && entries.len() % 256 == 0
-            {
-                p.done.store(count.get(), Ordering::Relaxed);
-                p.games.store(entries.len() as u64, Ordering::Relaxed);
-                if p.cancel.load(Ordering::Relaxed) {
+            if entries.len() % 256 == 0 {
+                let so_far =
+                    IndexProgress { bytes: count.get(), total_bytes: file_len, games: entries.len() as u64 };
+                if progress(&so_far).is_break() {
                     return Err(io::Error::new(io::ErrorKind::Interrupted, "indexing cancelled"));
                 }
             }
         }
-        if let Some(p) = progress {
-            p.done.store(file_len, Ordering::Relaxed);
-            p.games.store(entries.len() as u64, Ordering::Relaxed);
-        }
+        let _ =
+            progress(&IndexProgress { bytes: file_len, total_bytes: file_len, games: entries.len() as u64 });
         entries.shrink_to_fit();
         let checkpoints = Self::line_checkpoints(path, &checkpoints)?;
         Ok(GameIndex { path: path.to_path_buf(), file_len, entries, strings: indexer.strings, checkpoints })
@@ -244,7 +199,7 @@ mod tests {
                     [White \"Bob\"]\n[Black \"Cy\"]\n[Date \"1999.??.??\"]\n\n1. e4 e5 2. Ke3 *\n\n\
                     [White \"Amy\"]\n[Black \"Zed\"]\n\n1. d4 d5 2. c4 1-0\n";
         std::fs::write(&path, text).unwrap();
-        let job = IndexJob::start(path.clone()).unwrap();
+        let job = IndexJob::start(path.clone(), || {});
         let index = job.wait().unwrap();
         assert_eq!(index.len(), 3);
         assert_eq!(index.header(0).unwrap().plies, 2);
@@ -262,5 +217,45 @@ mod tests {
         assert_eq!((err.line, err.column), (11, 13), "{err}");
         assert_eq!(err.partial.unwrap().len(), 2);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reports_progress_and_stops_when_asked() {
+        let path = std::env::temp_dir().join(format!("kibitz-index-progress-{}.pgn", std::process::id()));
+        std::fs::write(&path, "[White \"A\"]\n\n1. e4 e5 *\n\n".repeat(1000)).unwrap();
+        let size = std::fs::metadata(&path).unwrap().len();
+        let mut reports = Vec::new();
+        let index = GameIndex::build(&path, &mut |p| {
+            reports.push(*p);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(index.len(), 1000);
+        let games: Vec<u64> = reports.iter().map(|p| p.games).collect();
+        assert_eq!(games, [256, 512, 768, 1000]);
+        assert_eq!(reports[3], IndexProgress { bytes: size, total_bytes: size, games: 1000 });
+        // Bytes are counted as the reader's buffer fills, ahead of the games.
+        assert!(reports[0].fraction() > 0.0 && reports[0].fraction() < 1.0, "{:?}", reports[0]);
+        assert_eq!(reports[3].fraction(), 1.0);
+
+        let err = GameIndex::build(&path, &mut |_| ControlFlow::Break(())).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::Interrupted);
+
+        // The job: the first report waits until the test has cancelled.
+        let (reported, first_report) = std::sync::mpsc::channel();
+        let (go_on, gate) = std::sync::mpsc::channel::<()>();
+        let gate = std::sync::Mutex::new(gate);
+        let job = IndexJob::start(path.clone(), move || {
+            if reported.send(()).is_ok() {
+                let _ = gate.lock().map(|g| g.recv());
+            }
+        });
+        first_report.recv().unwrap();
+        job.cancel();
+        drop(first_report);
+        go_on.send(()).unwrap();
+        assert_eq!(job.progress().map(|p| p.games), Some(256));
+        assert!(matches!(job.wait(), Err(crate::JobError::Cancelled)));
+        std::fs::remove_file(&path).unwrap();
     }
 }
