@@ -21,7 +21,10 @@ fn nodes(game: &GameRecord) -> Vec<NodeId> {
 
 /// The typed clocks and evaluations of a game, in tree order.
 fn typed(game: &GameRecord) -> Vec<(Option<std::time::Duration>, Option<kibitz_engine::Eval>)> {
-    nodes(game).into_iter().map(|id| game.node(id).map(|n| (n.clock(), n.eval())).expect("a live node")).collect()
+    nodes(game)
+        .into_iter()
+        .map(|id| game.node(id).map(|n| (n.clock(), n.eval())).expect("a live node"))
+        .collect()
 }
 
 /// Reads every game of a file, writes each, reads it back and compares every node; returns
@@ -84,7 +87,8 @@ fn a_lichess_game_keeps_its_clocks_evals_and_comments() {
 fn a_lichess_database_keeps_its_clocks_and_evals() {
     // The shared data's lichess export, when it is there: python-chess counted 438 games with
     // 28,538 [%clk] and 2,216 [%eval] comments, one comment per move (shared/data/README.md).
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn/annotated/lichess_db_1000k.pgn");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn/annotated/lichess_db_1000k.pgn");
     if !path.exists() {
         eprintln!("skipped: {} is missing", path.display());
         return;

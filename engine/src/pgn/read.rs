@@ -1,7 +1,7 @@
 //! Reading PGN games, with their variations, comments and annotation glyphs, into
-//! [`GameRecord`]s; the `[%clk]` and `[%eval]` commands of a move's comments become its typed
-//! clock and evaluation. A game that breaks stops at its last legal move and says where it broke;
-//! the games after it still load.
+//! [`GameRecord`]s; the `[%clk]` and `[%eval]` commands of a move's comments become its
+//! typed clock and evaluation. A game that breaks stops at its last legal move and says where
+//! it broke; the games after it still load.
 
 use std::borrow::Cow;
 use std::cell::Cell;
