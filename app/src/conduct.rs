@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use kibitz_engine::policy::{ClockView, Decision, Policy, PolicySettings, Situation, material_balance, score_cp};
-use kibitz_engine::{Clock, Ending, GameRecord, Score, SearchLimits, Termination, TimeControl, pgn_clk};
+use kibitz_engine::{Clock, Ending, GameRecord, Score, SearchLimits, Termination, TimeControl};
 use shakmaty::{Chess, Color, Move, Position};
 
 /// What Kibitz does once its search is over.
@@ -82,7 +82,8 @@ impl Conduct {
         }
     }
 
-    /// After any move: the clock is pressed and the mover's time recorded as `[%clk]`.
+    /// After any move: the clock is pressed and the mover's time left recorded on the move
+    /// (in whole seconds, as PGN's `[%clk]` shows it); the move's comment stays.
     pub fn moved(&mut self, game: &mut GameRecord, by_human: bool) {
         if let Some(clock) = self.clock.as_mut().filter(|c| c.is_timed()) {
             if !clock.is_started() {
@@ -90,7 +91,7 @@ impl Conduct {
                 clock.start(!game.position().turn());
             }
             let left = clock.press();
-            game.set_comment(game.main_end(), &format!("[%clk {}]", pgn_clk(left)));
+            game.set_clock(game.main_end(), Some(Duration::from_secs(left.as_secs())));
         }
         if by_human {
             // Moving instead of answering declines Kibitz's offer.

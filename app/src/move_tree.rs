@@ -180,7 +180,9 @@ fn move_ui(
     }
 }
 
-/// A comment as shown: without the `[%clk ...]` and `[%eval ...]` commands.
+/// A comment as shown: without the commands meant for programs (`[%csl ...]`, `[%cal ...]`,
+/// `[%emt ...]`). The clock and the evaluation are not in the comment at all: they are the
+/// node's own fields.
 #[must_use]
 pub fn visible_comment(comment: &str) -> String {
     let mut out = String::new();
@@ -254,10 +256,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn comments_hide_clock_and_eval_commands() {
-        assert_eq!(visible_comment("[%clk 0:05:00] A fine move [%eval 0.3]"), "A fine move");
-        assert_eq!(visible_comment("[%clk 0:05:00]"), "");
-        assert_eq!(visible_comment("unclosed [%clk"), "unclosed");
+    fn comments_hide_program_commands() {
+        assert_eq!(visible_comment("[%emt 0:00:03] A fine move [%csl Ga4]"), "A fine move");
+        assert_eq!(visible_comment("[%cal Ge2e4]"), "");
+        assert_eq!(visible_comment("unclosed [%csl"), "unclosed");
     }
 
     #[test]

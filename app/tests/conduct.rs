@@ -151,7 +151,10 @@ fn the_flag_falls_and_a_lone_king_cannot_win_on_time() {
     step_until(&mut h, "Kibitz's reply", |app| app.game().len() == 2);
     step_until(&mut h, "the flag", |app| app.game().ending().is_some());
     assert_eq!(h.state().game().ending().unwrap().to_string(), "Black wins on time");
-    assert!(h.state().game().node(h.state().game().main_end()).unwrap().comment().contains("[%clk"));
+    let last = h.state().game().node(h.state().game().main_end()).unwrap();
+    assert!(last.clock().is_some(), "the move's clock is recorded");
+    assert!(!last.comment().contains("[%clk"), "and kept apart from the comment");
+    assert!(kibitz_engine::write_pgn(h.state().game()).contains("[%clk "));
 }
 
 #[test]

@@ -5,9 +5,11 @@ mod annotation;
 mod node;
 
 pub use annotation::{Eval, Nag, clock_in, eval_in, nag_symbol};
+pub(crate) use annotation::{clock_command, eval_command, take_commands};
 pub use node::{Node, NodeId};
 
 use std::fmt;
+use std::time::Duration;
 
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
@@ -591,10 +593,25 @@ impl GameRecord {
     }
 
     /// Sets the comment after a move (for the root: before the first move). Braces, which PGN
-    /// cannot hold in a comment, become parentheses.
+    /// cannot hold in a comment, become parentheses. The move's clock and evaluation stay.
     pub fn set_comment(&mut self, id: NodeId, text: &str) {
         if let Some(node) = self.node_mut(id) {
             node.comment = clean_comment(text);
+        }
+    }
+
+    /// Records the clock time the mover had left after a move (`None` forgets it). The
+    /// comment stays.
+    pub fn set_clock(&mut self, id: NodeId, clock: Option<Duration>) {
+        if let Some(node) = self.node_mut(id) {
+            node.clock = clock;
+        }
+    }
+
+    /// Records the engine evaluation after a move (`None` forgets it). The comment stays.
+    pub fn set_eval(&mut self, id: NodeId, eval: Option<Eval>) {
+        if let Some(node) = self.node_mut(id) {
+            node.eval = eval;
         }
     }
 
@@ -742,6 +759,23 @@ mod tests {
         for m in moves.split_whitespace() {
             game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
         }
+    }
+
+    #[test]
+    fn recording_the_clock_keeps_the_comment() {
+        let mut game = GameRecord::new();
+        play_all(&mut game, "e4");
+        let e4 = game.main_end();
+        game.set_comment(e4, "My favourite move");
+        game.set_clock(e4, Some(Duration::from_secs(299)));
+        game.set_eval(e4, Some(Eval { score: crate::Score::Cp(30), depth: None }));
+        let node = game.node(e4).unwrap();
+        assert_eq!(node.comment(), "My favourite move");
+        assert_eq!(node.clock(), Some(Duration::from_secs(299)));
+        game.set_comment(e4, "Changed my mind");
+        let node = game.node(e4).unwrap();
+        assert_eq!((node.comment(), node.clock()), ("Changed my mind", Some(Duration::from_secs(299))));
+        assert_eq!(node.eval().map(|e| e.score), Some(crate::Score::Cp(30)));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move};
 
-use super::annotation::{Eval, Nag, clock_in, eval_in};
+use super::annotation::{Eval, Nag};
 
 /// The address of a node in a [`GameRecord`](crate::GameRecord)'s tree. Ids stay valid while
 /// other nodes are added, moved or deleted; the id of a deleted node resolves to nothing.
@@ -34,6 +34,8 @@ pub struct Node {
     pub(crate) nags: Vec<Nag>,
     pub(crate) comment: String,
     pub(crate) starting_comment: String,
+    pub(crate) eval: Option<Eval>,
+    pub(crate) clock: Option<Duration>,
     pub(crate) deleted: bool,
 }
 
@@ -57,6 +59,8 @@ impl Node {
             nags: Vec::new(),
             comment: String::new(),
             starting_comment: String::new(),
+            eval: None,
+            clock: None,
             deleted: false,
         }
     }
@@ -103,8 +107,9 @@ impl Node {
         &self.nags
     }
 
-    /// The comment after the move (for the root: the comment before the first move), with
-    /// any `[%clk]` and `[%eval]` commands left in; empty when there is none.
+    /// The comment after the move (for the root: the comment before the first move), as the
+    /// user wrote it: the clock and the evaluation are apart ([`Node::clock`],
+    /// [`Node::eval`]), other commands such as `[%csl ...]` stay in; empty when there is none.
     #[must_use]
     pub fn comment(&self) -> &str {
         &self.comment
@@ -116,15 +121,15 @@ impl Node {
         &self.starting_comment
     }
 
-    /// The clock time left after the move, from a `[%clk]` command in the comment.
+    /// The clock time the mover had left after the move (PGN's `[%clk]`), when recorded.
     #[must_use]
     pub fn clock(&self) -> Option<Duration> {
-        clock_in(&self.comment)
+        self.clock
     }
 
-    /// The evaluation after the move, from an `[%eval]` command in the comment.
+    /// The engine evaluation of the position after the move (PGN's `[%eval]`), when recorded.
     #[must_use]
     pub fn eval(&self) -> Option<Eval> {
-        eval_in(&self.comment)
+        self.eval
     }
 }

@@ -1,6 +1,7 @@
 //! Reading PGN games, with their variations, comments and annotation glyphs, into
-//! [`GameRecord`]s. A game that breaks stops at its last legal move and says where it broke;
-//! the games after it still load.
+//! [`GameRecord`]s; the `[%clk]` and `[%eval]` commands of a move's comments become its
+//! typed clock and evaluation. A game that breaks stops at its last legal move and says where
+//! it broke; the games after it still load.
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -16,7 +17,7 @@ use shakmaty::{Color, Position};
 use super::error::PgnError;
 use super::scan::{Token, line_and_column, scan_movetext};
 use crate::GameRecord;
-use crate::game::{NodeId, clean_comment};
+use crate::game::{NodeId, clean_comment, take_commands};
 
 /// Text from a PGN file: UTF-8 when it is, else Latin-1 (ISO 8859-1, one byte per character),
 /// the encoding of most older PGN collections.
@@ -336,14 +337,21 @@ impl Visitor for Builder<'_> {
         if mt.dead > 0 || text.is_empty() {
             return ControlFlow::Continue(());
         }
-        let target = if mt.fresh_variation {
-            &mut mt.starting_comment
+        let (target, text) = if mt.fresh_variation {
+            (&mut mt.starting_comment, text)
         } else {
             match mt.game.node_mut(mt.current) {
-                Some(node) => &mut node.comment,
+                // The clock and the evaluation go to their own fields, the rest is the comment.
+                Some(node) => {
+                    let text = take_commands(&text, &mut node.clock, &mut node.eval);
+                    (&mut node.comment, text)
+                }
                 None => return ControlFlow::Continue(()),
             }
         };
+        if text.is_empty() {
+            return ControlFlow::Continue(());
+        }
         if !target.is_empty() {
             target.push(' ');
         }
@@ -398,7 +406,10 @@ impl Visitor for Builder<'_> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::{Eval, Score};
 
     #[test]
     fn reads_variations_comments_and_nags() {
@@ -434,6 +445,32 @@ mod tests {
         let game = read_pgn_bytes(b"[White \"J\xf6rg\"]\n\n1. e4 {d\xe9but} *");
         assert_eq!(game.tag("White"), Some("Jörg"));
         assert_eq!(game.node(game.main_line()[1]).unwrap().comment(), "début");
+    }
+
+    #[test]
+    fn clock_and_eval_leave_the_comment() {
+        let text = "{[%clk 0:10:00] Start} 1. e4 { [%eval 0.24] [%clk 0:05:00] } 1... c5 \
+            {Sharp [%csl Ga4] [%eval #-3,30] [%clk 0:04:59.5]} {more [%eval 1.0]} \
+            2. Nf3 {[%eval x] [%clk 0:04:58] [%clk 0:01:00]} ( {[%clk 0:09:00] Also} 2. c3 ) *";
+        let game = read_pgn(text).unwrap();
+        let node = |ply: usize| game.node(game.main_line()[ply]).unwrap();
+        let secs = Duration::from_secs;
+        assert_eq!((node(0).clock(), node(0).comment()), (Some(secs(600)), "Start"));
+        let e4 = node(1);
+        assert_eq!((e4.clock(), e4.eval(), e4.comment()), (Some(secs(300)), Some(cp(24, None)), ""));
+        let c5 = node(2);
+        assert_eq!(c5.clock(), Some(Duration::from_millis(299_500)));
+        assert_eq!(c5.eval(), Some(Eval { score: Score::Mate(-3), depth: Some(30) }));
+        assert_eq!(c5.comment(), "Sharp [%csl Ga4] more [%eval 1.0]", "a second eval stays text");
+        let nf3 = node(3);
+        assert_eq!((nf3.clock(), nf3.eval()), (Some(secs(298)), None));
+        assert_eq!(nf3.comment(), "[%eval x] [%clk 0:01:00]");
+        let c3 = game.node(game.node(e4.children()[0]).unwrap().children()[1]).unwrap();
+        assert_eq!((c3.starting_comment(), c3.clock()), ("[%clk 0:09:00] Also", None));
+    }
+
+    fn cp(cp: i32, depth: Option<u32>) -> Eval {
+        Eval { score: Score::Cp(cp), depth }
     }
 
     fn read_pgn_bytes(bytes: &[u8]) -> GameRecord {

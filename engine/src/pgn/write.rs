@@ -1,11 +1,12 @@
 //! Writing a game as standard PGN (export format): the Seven Tag Roster first, the movetext
-//! with comments, annotation glyphs as `$n` and variations in parentheses, wrapped at 80
-//! columns.
+//! with comments (each move's clock and evaluation as `[%clk]` and `[%eval]` commands at the
+//! start of its comment), annotation glyphs as `$n` and variations in parentheses, wrapped at
+//! 80 columns.
 
 use shakmaty::{Color, Position};
 
-use crate::GameRecord;
-use crate::game::{NodeId, SEVEN_TAGS};
+use crate::game::{NodeId, SEVEN_TAGS, clock_command, eval_command};
+use crate::{GameRecord, Node};
 
 /// Writes a game as PGN: the Seven Tag Roster first, then `SetUp` and `FEN` for a game that
 /// did not start from the initial position, the other tags, and the moves with their
@@ -51,7 +52,7 @@ pub fn write_pgn(game: &GameRecord) -> String {
         for nag in root.nags() {
             tokens.push(format!("${}", nag.0));
         }
-        tokens.comment(root.comment());
+        tokens.comment(&full_comment(root));
     }
     write_line(game, NodeId::ROOT, true, &mut tokens);
     tokens.push(game.result().to_string());
@@ -96,8 +97,18 @@ fn write_move(game: &GameRecord, id: NodeId, mut force_number: bool, tokens: &mu
     for nag in node.nags() {
         tokens.push(format!("${}", nag.0));
     }
-    tokens.comment(node.comment());
-    !node.comment().is_empty()
+    let comment = full_comment(node);
+    tokens.comment(&comment);
+    !comment.is_empty()
+}
+
+/// The comment after a node as PGN holds it: the `[%clk]` and `[%eval]` commands first, then
+/// the user's text (`[%clk 0:05:00] [%eval 0.35,18] A fine move`).
+fn full_comment(node: &Node) -> String {
+    let clock = node.clock().map(clock_command);
+    let eval = node.eval().map(eval_command);
+    let text = Some(node.comment()).filter(|t| !t.is_empty()).map(str::to_string);
+    [clock, eval, text].into_iter().flatten().collect::<Vec<_>>().join(" ")
 }
 
 /// The movetext as words that may not be split across lines.
@@ -162,7 +173,7 @@ fn wrap(words: &[String], width: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read_pgn;
+    use crate::{Eval, Score, read_pgn};
 
     #[test]
     fn numbers_after_comments_and_variations() {
@@ -176,6 +187,42 @@ mod tests {
             "{Intro} 1. e4 e5 {Solid} 2. Nf3 (2. f4 {Gambit} 2... exf4 (2... d5) 3. Nf3) (2. Nc3) 2... Nc6 $1 *"
         );
         assert_eq!(write_pgn(&read_pgn(&written).unwrap()), written);
+    }
+
+    #[test]
+    fn clock_and_eval_are_written_first_and_read_back() {
+        let text = "{[%clk 0:10:00] Start} 1. e4 { [%eval 0.24] [%clk 0:05:00] } 1... c5 \
+            {Sharp [%csl Ga4] [%eval #-3,30] [%clk 0:04:59.5]} {more} \
+            2. Nf3 {[%eval x] [%clk 0:04:58] [%clk 0:01:00]} 2... d6 {[%emt 0:00:03]} *";
+        let game = read_pgn(text).unwrap();
+        let written = write_pgn(&game);
+        let movetext = written.split("\n\n").nth(1).unwrap().replace('\n', " ");
+        assert_eq!(
+            movetext.trim(),
+            "{[%clk 0:10:00] Start} 1. e4 {[%clk 0:05:00] [%eval 0.24]} 1... c5 {[%clk 0:04:59.5] \
+             [%eval #-3,30] Sharp [%csl Ga4] more} 2. Nf3 {[%clk 0:04:58] [%eval x] [%clk 0:01:00]} \
+             2... d6 {[%emt 0:00:03]} *"
+        );
+        let again = read_pgn(&written).unwrap();
+        for (&a, &b) in game.main_line().iter().zip(again.main_line()) {
+            let (a, b) = (game.node(a).unwrap(), again.node(b).unwrap());
+            assert_eq!((a.clock(), a.eval(), a.comment()), (b.clock(), b.eval(), b.comment()));
+        }
+        assert_eq!(write_pgn(&again), written);
+    }
+
+    #[test]
+    fn typed_values_set_by_hand_are_written() {
+        let mut game = GameRecord::new();
+        game.play_text("e4").unwrap();
+        let e4 = game.main_end();
+        game.set_comment(e4, "Best by test");
+        game.set_clock(e4, Some(std::time::Duration::from_secs(3723)));
+        game.set_eval(e4, Some(Eval { score: Score::Cp(-35), depth: Some(18) }));
+        assert!(write_pgn(&game).ends_with("1. e4 {[%clk 1:02:03] [%eval -0.35,18] Best by test} *\n"));
+        game.set_clock(e4, None);
+        game.set_eval(e4, None);
+        assert!(write_pgn(&game).ends_with("1. e4 {Best by test} *\n"));
     }
 
     #[test]
