@@ -85,6 +85,9 @@ fn the_engine_answers_a_standing_offer_after_its_search_and_before_its_move() {
     }
     assert_eq!(c.standing_offer(), None);
     assert_eq!(c.game().len(), 2);
+    // The engine's score is written on its move, from White's side, with its depth.
+    let eval = c.game().node(c.game().main_end()).and_then(|n| n.eval()).expect("an evaluation");
+    assert_eq!((eval.score, eval.depth), (Score::Cp(-10), Some(10)));
 }
 
 #[test]

@@ -16,8 +16,8 @@ use shakmaty::{ByColor, Chess, Color, Move, Position};
 use crate::policy::{ClockView, Decision, Policy, PolicySettings, Situation, material_balance, score_cp};
 use crate::search::position_hash;
 use crate::{
-    Clock, Ending, FailureKind, GameRecord, IllegalMove, NodeId, PlayerFailure, Score, SearchInfo,
-    SearchLimits, Termination, TimeControl, pgn_clk,
+    Clock, Ending, Eval, FailureKind, GameRecord, IllegalMove, NodeId, PlayerFailure, Score, SearchInfo,
+    SearchLimits, Termination, TimeControl,
 };
 
 pub use adjudicator::{Adjudicator, MoveLimit};
@@ -28,6 +28,7 @@ pub use event::GameEvent;
 struct Known {
     key: u64,
     score: Score,
+    depth: u32,
 }
 
 /// No draw can be claimed in the position.
@@ -190,7 +191,7 @@ impl Conductor {
             return;
         }
         let score = if searched.turn() == side { info.score } else { info.score.negate() };
-        *self.known.get_mut(side) = Some(Known { key: position_hash(searched), score });
+        *self.known.get_mut(side) = Some(Known { key: position_hash(searched), score, depth: info.depth });
     }
 
     /// Whether `side` has a score for the position on the board (to answer a draw offer from).
@@ -450,10 +451,14 @@ impl Conductor {
             let id = self.game.main_end();
             record_clock(&mut self.game, id, left);
         }
-        // The engine's line continues through its move: its score holds for the new position.
+        // The engine's line continues through its move: its score holds for the new position,
+        // and is written on the move as its evaluation.
         let after = position_hash(self.game.position());
         if let Some(known) = self.known.get_mut(side).as_mut().filter(|k| k.key == position_hash(&before)) {
             known.key = after;
+            let eval = Eval { score: known.score.white_pov(side), depth: Some(known.depth) };
+            let id = self.game.main_end();
+            self.game.set_eval(id, Some(eval));
         }
         events.push(GameEvent::Moved { side, mv: m, san });
         if let Some(ending) = self.game.ending() {
@@ -524,7 +529,7 @@ impl Conductor {
     }
 }
 
-/// Records the mover's remaining time on its move, as PGN's `[%clk]`.
+/// Records the mover's remaining time on its move (PGN's `[%clk]`), in whole seconds.
 fn record_clock(game: &mut GameRecord, id: NodeId, left: std::time::Duration) {
-    game.set_comment(id, &format!("[%clk {}]", pgn_clk(left)));
+    game.set_clock(id, Some(std::time::Duration::from_secs(left.as_secs())));
 }
