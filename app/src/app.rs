@@ -6,19 +6,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
+use kibitz_engine::conductor::{Conductor, GameEvent};
 use kibitz_engine::{
-    Choice, Command, Ending, EngineHandle, Event, GameRecord, LearnFlags, Level, Nag, NodeId, SearchInfo,
-    Termination, pgn_date_today, write_pgn,
+    Clock, Command, EngineHandle, GameRecord, LearnFlags, Level, Nag, NodeId, pgn_date_today, write_pgn,
 };
 use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{ByColor, Color, EnPassantMode, Move, Position};
 
 use crate::action::{Action, NewGameRequest};
 use crate::board::{BoardState, BoardView, board_ui};
 use crate::board_editor::{BoardEditor, EditorEvent};
 use crate::clock_settings::{ClockDialog, ClockDialogResult};
-use crate::conduct::Conduct;
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
 use crate::game_list::{GameList, GameListEvent};
 use crate::learning::Learning;
@@ -32,6 +30,7 @@ use crate::prompts::{confirm_resign_ui, game_over_ui, resume_ui};
 use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
 use crate::side_panel::{PanelModel, SidePanel};
+use crate::table::{EngineSeat, News, Seat, Table};
 
 /// How the app is set up: where files live, how files are picked, and whether to take a
 /// screenshot and quit.
@@ -54,24 +53,15 @@ impl AppOptions {
     }
 }
 
-/// A search the engine is running for the game.
-struct Thinking {
-    id: u64,
-    /// The position searched, to turn the principal variation into SAN.
-    root: Chess,
-    line: Option<String>,
-    /// The latest score (centipawns, Kibitz's side) and depth, for book learning; `None`
-    /// when the move comes from the book.
-    search: Option<(i32, u8)>,
-}
-
 /// The application state.
 pub struct KibitzApp {
     paths: Paths,
     settings: Settings,
     saved_settings: Settings,
     last_settings_write: Option<Instant>,
-    game: GameRecord,
+    /// The game at the board and who plays each side.
+    table: Table,
+    /// The player's side (the one shown at the bottom).
     human: Color,
     level: Level,
     /// The move shown on the board; `None` follows the game's current position.
@@ -89,18 +79,19 @@ pub struct KibitzApp {
     game_list: Option<GameList>,
     board: BoardState,
     side_panel: SidePanel,
-    engine: EngineHandle,
-    thinking: Option<Thinking>,
-    /// The line of the engine's last finished search, shown until the next one reports.
-    last_line: Option<String>,
-    next_search_id: u64,
+    /// Wakes the UI when an engine has news.
+    repaint: Arc<dyn Fn() + Send + Sync>,
     notices: Vec<String>,
     new_game: Option<NewGameDialog>,
     resume: Option<GameRecord>,
     resume_saved: Option<SavedGame>,
     game_over_open: bool,
-    /// The clock, offers, claims and resignation of the current game.
-    conduct: Conduct,
+    /// The engine's standing draw offer, in its words.
+    engine_offer: Option<String>,
+    /// The player asked to resign and has not confirmed yet.
+    confirm_resign: bool,
+    /// Why the game ended, in words.
+    note: Option<String>,
     clock_dialog: Option<ClockDialog>,
     policy_dialog: Option<PolicyDialog>,
     learning_dialog: Option<LearningDialog>,
@@ -136,14 +127,11 @@ impl KibitzApp {
         let (saved, notice) = SavedGame::load_unfinished(&paths.current_game_file());
         notices.extend(notice);
 
-        let repaint = ctx.clone();
-        let engine = EngineHandle::spawn(move || repaint.request_repaint());
+        let ui = ctx.clone();
+        let repaint: Arc<dyn Fn() + Send + Sync> = Arc::new(move || ui.request_repaint());
         let (learning, notice) = Learning::load(&paths, &settings);
         notices.extend(notice);
-        engine.send(Command::SetBook { book: learning.book(), settings: settings.book, seed: None });
-        engine.send(learning.command());
-        let repaint = ctx.clone();
-        let files = Files::new(picker, Arc::new(move || repaint.request_repaint()));
+        let files = Files::new(picker, Arc::clone(&repaint));
         if let Some(path) = open {
             files.open_path(path);
         }
@@ -154,18 +142,17 @@ impl KibitzApp {
             ColorChoice::Black => Color::Black,
             _ => Color::White,
         };
-        let conduct = Conduct::new(settings.clock.controls(), settings.policy.clone(), human);
         let (resume, resume_saved) = match saved {
             Some((saved, game)) => (Some(game), Some(saved)),
             None => (None, None),
         };
-        KibitzApp {
+        let mut app = KibitzApp {
             paths,
             level: settings.level,
             saved_settings: settings.clone(),
             settings,
             last_settings_write: None,
-            game: GameRecord::new(),
+            table: Table::study(GameRecord::new()),
             human,
             cursor: None,
             study: false,
@@ -175,16 +162,15 @@ impl KibitzApp {
             game_list: None,
             board,
             side_panel: SidePanel::default(),
-            engine,
-            thinking: None,
-            last_line: None,
-            next_search_id: 1,
+            repaint,
             notices,
             new_game: None,
             resume,
             resume_saved,
             game_over_open: false,
-            conduct,
+            engine_offer: None,
+            confirm_resign: false,
+            note: None,
             clock_dialog: None,
             policy_dialog: None,
             learning_dialog: None,
@@ -193,13 +179,15 @@ impl KibitzApp {
             pieces: None,
             screenshot: screenshot.map(|path| Screenshot { path, requested: false, done: Arc::default() }),
             frames: 0,
-        }
+        };
+        app.table = app.new_table(human, app.level, GameRecord::new());
+        app
     }
 
     /// The game being played.
     #[must_use]
     pub fn game(&self) -> &GameRecord {
-        &self.game
+        self.table.game()
     }
 
     /// The player's colour.
@@ -217,7 +205,7 @@ impl KibitzApp {
     /// Whether the engine is searching for its move.
     #[must_use]
     pub fn is_thinking(&self) -> bool {
-        self.thinking.is_some()
+        self.table.is_thinking()
     }
 
     /// Whether the board is shown from Black's side.
@@ -235,13 +223,15 @@ impl KibitzApp {
     /// The ply on the board.
     #[must_use]
     pub fn viewing(&self) -> usize {
-        self.game.node(self.current()).map_or(self.game.len(), |n| n.ply())
+        self.table.game().node(self.current()).map_or(self.table.game().len(), |n| n.ply())
     }
 
     /// The move shown on the board.
     #[must_use]
     pub fn current(&self) -> NodeId {
-        self.cursor.filter(|&id| self.game.node(id).is_some()).unwrap_or_else(|| self.game.main_end())
+        self.cursor
+            .filter(|&id| self.table.game().node(id).is_some())
+            .unwrap_or_else(|| self.table.game().main_end())
     }
 
     /// Whether the app is in a study (an opened game) rather than a game against Kibitz.
@@ -252,49 +242,15 @@ impl KibitzApp {
 
     /// Drains engine and file events: the one place where background results enter.
     fn drain_events(&mut self) {
-        while let Some(event) = self.engine.try_recv() {
-            match event {
-                Event::Info { id, info } => {
-                    if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
-                        thinking.line = Some(format_line(&thinking.root, &info));
-                        if info.multipv <= 1 && info.bound.is_none() {
-                            self.conduct.record_score(info.score);
-                            let depth = u8::try_from(info.depth).unwrap_or(u8::MAX);
-                            thinking.search = Some((kibitz_engine::policy::score_cp(info.score), depth));
-                        }
+        for news in self.table.drain() {
+            match news {
+                News::Searched { side, ply, search } => {
+                    if self.kibitz_plays(side) {
+                        self.learning.engine_moved(ply, search);
                     }
                 }
-                // The panel shows whole lines only; the root move being searched is for UCI.
-                Event::CurrMove { .. } | Event::Ready { .. } | Event::OfferDraw | Event::Resign => {}
-                Event::Message(text) => self.notices.push(text),
-                Event::Failed(failure) => self.notices.push(failure.to_string()),
-                Event::BookMove { id, choice } => {
-                    if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
-                        thinking.line = Some(format_book(&thinking.root, &choice));
-                        thinking.search = None;
-                    }
-                }
-                Event::PostBook { id, check } => {
-                    if let Some(thinking) = self.thinking.as_mut().filter(|t| t.id == id) {
-                        let root = &thinking.root;
-                        let san = |m: Move| shakmaty::san::San::from_move(root, m).to_string();
-                        let explained = check.describe(san);
-                        thinking.line = Some(match thinking.line.take() {
-                            Some(line) => format!("{line}\n{explained}"),
-                            None => explained,
-                        });
-                    }
-                }
-                Event::BestMove { id, best, .. } => {
-                    if let Some(thinking) = self.thinking.take_if(|t| t.id == id) {
-                        self.learning.engine_moved(self.game.len(), thinking.search);
-                        self.last_line = thinking.line;
-                        match best {
-                            Some(m) => self.engine_turn(m),
-                            None => self.notices.push("The engine found no move to play.".into()),
-                        }
-                    }
-                }
+                News::Message(text) => self.notices.push(text),
+                News::Game(event) => self.game_event(event),
             }
         }
         while let Some(event) = self.files.try_recv() {
@@ -327,58 +283,116 @@ impl KibitzApp {
         }
     }
 
-    /// Applies what Kibitz decided to do with its move: answer an offer, claim, resign, play.
-    fn engine_turn(&mut self, best: Move) {
-        let turn = self.conduct.engine_turn(&self.game, best);
-        if let Some(message) = turn.message {
-            self.notices.push(message);
+    /// Whether Kibitz's own engine plays `side` against the person (and so learns).
+    fn kibitz_plays(&self, side: Color) -> bool {
+        side != self.human
+            && !self.table.is_engine(self.human)
+            && self.table.seats.get(side).engine.as_ref().is_some_and(|e| e.builtin)
+    }
+
+    /// The name of the side's player as the player reads it.
+    fn name(&self, side: Color) -> String {
+        self.table.seats.get(side).name.clone()
+    }
+
+    /// Shows what happened in the game: a move, an offer, an answer, the end.
+    fn game_event(&mut self, event: GameEvent) {
+        let person = |side: Color| !self.table.is_engine(side);
+        match event {
+            GameEvent::Moved { .. } => {
+                self.board.clear();
+                self.cursor = None;
+                self.save_session();
+            }
+            GameEvent::DrawOffered { side, why } if !person(side) => {
+                let why = why.map(|w| format!(": {w}")).unwrap_or_default();
+                self.engine_offer = Some(format!("{}: I offer a draw{why}.", self.name(side)));
+            }
+            GameEvent::OfferNotSent { side } if person(side) => {
+                self.notices
+                    .push("You already offered a draw in this game; a draw may be offered once.".into());
+            }
+            GameEvent::DrawDeclined { side, why } if !person(side) => {
+                let why = why.map(|w| format!(": {w}")).unwrap_or_default();
+                self.notices.push(format!("{} declines your draw offer{why}.", self.name(side)));
+            }
+            GameEvent::DrawDeclined { .. } => self.engine_offer = None,
+            GameEvent::DrawAccepted { side, why } => {
+                self.note = Some(if person(side) {
+                    format!("You accepted {}'s draw offer.", self.name(!side))
+                } else {
+                    let why = why.map(|w| format!(": {w}")).unwrap_or_default();
+                    format!("{} accepts your draw offer{why}.", self.name(side))
+                });
+            }
+            GameEvent::DrawClaimed { side, rule, why } => {
+                self.note = Some(if person(side) {
+                    format!("You claimed a draw by {}.", rule.describe())
+                } else {
+                    let why = why.map(|w| format!(": {w}")).unwrap_or_default();
+                    format!("{} claims a draw by {}{why}.", self.name(side), rule.describe())
+                });
+            }
+            GameEvent::Resigned { side, why } => {
+                self.note = Some(if person(side) {
+                    "You resigned.".into()
+                } else {
+                    format!("{}: I resign: {}.", self.name(side), why.unwrap_or_default())
+                });
+            }
+            GameEvent::PlayerFailed { failure, .. } => {
+                let text = failure.to_string();
+                self.notices.push(text.clone());
+                self.note = Some(text);
+            }
+            GameEvent::Adjudicated { why } => self.note = Some(format!("Adjudicated: {why}.")),
+            GameEvent::GameOver { .. } => {
+                self.table.stop();
+                self.engine_offer = None;
+                self.confirm_resign = false;
+                self.save_session();
+                self.game_over_open = true;
+            }
+            _ => {}
         }
-        if let Some(m) = turn.play {
-            self.apply_move(m, false);
+    }
+
+    /// Shows each of `events`.
+    fn game_events(&mut self, events: Vec<GameEvent>) {
+        for event in events {
+            self.game_event(event);
         }
-        if let Some((ending, note)) = turn.end {
-            self.conduct.finish(&mut self.game, ending, Some(note));
-            self.save_session();
-            self.game_over_open = true;
-        }
-        self.conduct.engine_offer = turn.offer;
     }
 
     /// Starts the engine when it is its turn.
     fn maybe_start_engine(&mut self) {
-        let its_turn = self.game.position().turn() != self.human;
-        if !its_turn || self.study || self.thinking.is_some() || self.game_finished() || self.resume.is_some()
-        {
+        if self.study || self.resume.is_some() {
             return;
         }
-        let id = self.next_search_id;
-        self.next_search_id += 1;
-        self.engine
-            .send(Command::Position { start: self.game.start().clone(), moves: self.game.moves().to_vec() });
-        let limits = self.conduct.limits(self.level.limits(), !self.human);
-        self.engine.send(Command::Go { id, purpose: kibitz_engine::Purpose::Play, limits });
-        self.thinking = Some(Thinking { id, root: self.game.position().clone(), line: None, search: None });
+        self.table.start_search();
     }
 
     fn stop_engine(&mut self) {
-        self.last_line = None;
-        if self.thinking.take().is_some() {
-            self.engine.send(Command::Stop);
-        }
+        self.table.stop();
     }
 
     fn game_finished(&self) -> bool {
-        self.game.ending().is_some() || self.game.result() != "*"
+        self.table.conductor.is_over()
     }
 
     /// The player's move on the board or typed: in a study it is added at the move shown (a
     /// new variation unless it is already there); in a game it is played.
     fn board_move(&mut self, m: Move) {
         if !self.study {
-            self.apply_move(m, true);
+            let side = self.table.game().position().turn();
+            match self.table.conductor.person_move(side, m) {
+                Ok(events) => self.game_events(events),
+                Err(e) => self.notices.push(format!("Move refused: {e}")),
+            }
             return;
         }
-        match self.game.play_at(self.current(), m) {
+        let at = self.current();
+        match self.table.conductor.game_mut().play_at(at, m) {
             Ok(id) => {
                 self.cursor = Some(id);
                 self.board.clear();
@@ -389,52 +403,64 @@ impl KibitzApp {
         }
     }
 
-    /// Plays a move in the game (the player's or the engine's) and saves the game.
-    fn apply_move(&mut self, m: Move, by_human: bool) {
-        match self.game.play(m) {
-            Ok(()) => {
-                self.conduct.moved(&mut self.game, by_human);
-                self.board.clear();
-                self.cursor = None;
-                self.save_session();
-                if self.game.ending().is_some() {
-                    self.game_over_open = true;
-                }
-            }
-            Err(e) => self.notices.push(format!("Move refused: {e}")),
-        }
-    }
-
     fn save_session(&self) {
-        let mut saved = SavedGame::new(&self.game, self.human, self.level);
+        let mut saved = SavedGame::new(self.table.game(), self.human, self.level);
         saved.study = self.study;
         self.files.write(self.paths.current_game_file(), saved.to_json());
     }
 
+    /// A table for a game of the player (`human`) against Kibitz at `level`, with the
+    /// clock and manners of the settings.
+    fn new_table(&self, human: Color, level: Level, mut game: GameRecord) -> Table {
+        let clock = self.settings.clock.controls().map(|(player, engine)| {
+            let (white, black) = if human == Color::White { (player, engine) } else { (engine, player) };
+            Clock::new(white, black)
+        });
+        if let Some(clock) = &clock {
+            let (white, black) = (clock.control(Color::White).to_pgn(), clock.control(Color::Black).to_pgn());
+            if white == black {
+                game.set_tag("TimeControl", &white);
+            } else {
+                // Time odds: PGN's tag holds one control, so each side's is kept in its own.
+                game.set_tag("WhiteTimeControl", &white);
+                game.set_tag("BlackTimeControl", &black);
+            }
+        }
+        let kibitz = self.kibitz_seat(level);
+        let mut seats = ByColor::new_with(|_| Seat::person("Player"));
+        *seats.get_mut(!human) = kibitz;
+        let policies = ByColor::new_with(|side| (side != human).then(|| self.settings.policy.clone()));
+        Table::new(Conductor::new(game, clock, policies), seats)
+    }
+
+    /// Kibitz's own engine at `level`, with its book and what it learned.
+    fn kibitz_seat(&self, level: Level) -> Seat {
+        let repaint = Arc::clone(&self.repaint);
+        let handle = EngineHandle::spawn(move || repaint());
+        handle.send(Command::SetBook {
+            book: self.learning.book(),
+            settings: self.settings.book,
+            seed: None,
+        });
+        handle.send(self.learning.command());
+        Seat::engine("Kibitz", EngineSeat::new(Box::new(handle), level.limits(), true))
+    }
+
     fn start(&mut self, request: NewGameRequest) {
         self.stop_engine();
-        self.game = request.game;
         self.human = request.human;
         self.level = request.level;
+        self.table = self.new_table(request.human, request.level, request.game);
         self.cursor = None;
         self.board.clear();
         self.board.flipped = self.human == Color::Black;
-        self.game_over_open = self.game.ending().is_some();
+        self.game_over_open = self.table.game().ending().is_some();
         self.side_panel.move_error = None;
-        self.engine.send(Command::NewGame);
         self.learning.new_game();
         self.study = false;
-        self.conduct = Conduct::new(self.settings.clock.controls(), self.settings.policy.clone(), self.human);
-        if let Some(clock) = &self.conduct.clock {
-            let (white, black) = (clock.control(Color::White).to_pgn(), clock.control(Color::Black).to_pgn());
-            if white == black {
-                self.game.set_tag("TimeControl", &white);
-            } else {
-                // Time odds: PGN's tag holds one control, so each side's is kept in its own.
-                self.game.set_tag("WhiteTimeControl", &white);
-                self.game.set_tag("BlackTimeControl", &black);
-            }
-        }
+        self.engine_offer = None;
+        self.confirm_resign = false;
+        self.note = None;
         self.settings.level = request.level;
         self.settings.flipped = self.board.flipped;
         self.save_session();
@@ -444,20 +470,21 @@ impl KibitzApp {
     /// gone and it is the player's turn again.
     fn take_back(&mut self) {
         self.stop_engine();
+        let game = self.table.game();
         let mut removed_own = false;
-        let (mut plies, mut engine_moves) = (0, 0);
-        while !self.game.is_empty() {
-            let mover = self.game.position_at(self.game.len() - 1).turn();
-            self.game.truncate(self.game.len() - 1);
+        let mut plies = 0;
+        while plies < game.len() {
+            let mover = game.position_at(game.len() - plies - 1).turn();
             plies += 1;
-            engine_moves += usize::from(mover != self.human);
             removed_own |= mover == self.human;
-            if removed_own && self.game.position().turn() == self.human {
+            if removed_own && game.position_at(game.len() - plies).turn() == self.human {
                 break;
             }
         }
-        self.conduct.take_back(plies, engine_moves);
-        self.learning.take_back(self.game.len());
+        self.table.conductor.take_back(plies);
+        self.learning.take_back(self.table.game().len());
+        self.engine_offer = None;
+        self.note = None;
         self.cursor = None;
         self.board.clear();
         self.game_over_open = false;
@@ -491,13 +518,17 @@ impl KibitzApp {
             }
             Action::OpenGame => self.files.open_game(),
             Action::SaveGame => {
-                let date = self.game.tag("Date").unwrap_or("game").replace(['.', '?'], "");
-                self.files.save_game(write_pgn(&self.game), format!("kibitz-{date}.pgn"));
+                let date = self.table.game().tag("Date").unwrap_or("game").replace(['.', '?'], "");
+                self.files.save_game(write_pgn(self.table.game()), format!("kibitz-{date}.pgn"));
             }
             Action::GoTo(id) => {
-                self.cursor = id.filter(|&id| id != self.game.main_end() || self.study);
-                self.side_panel.comment =
-                    self.game.node(self.current()).map(|n| n.comment().to_string()).unwrap_or_default();
+                self.cursor = id.filter(|&id| id != self.table.game().main_end() || self.study);
+                self.side_panel.comment = self
+                    .table
+                    .game()
+                    .node(self.current())
+                    .map(|n| n.comment().to_string())
+                    .unwrap_or_default();
             }
             Action::Promote(id) => self.edit(|g| {
                 g.promote_variation(id);
@@ -507,7 +538,7 @@ impl KibitzApp {
             }),
             Action::MakeMain(id) => self.edit(|g| g.promote_to_main(id)),
             Action::DeleteVariation(id) => {
-                let parent = self.game.node(id).and_then(|n| n.parent());
+                let parent = self.table.game().node(id).and_then(|n| n.parent());
                 self.edit(|g| {
                     g.delete_variation(id);
                 });
@@ -522,18 +553,20 @@ impl KibitzApp {
                 }
             }),
             Action::SetComment(id, text) => {
-                if self.game.node(id).is_some_and(|n| n.comment() != text.trim()) {
+                if self.table.game().node(id).is_some_and(|n| n.comment() != text.trim()) {
                     self.edit(|g| g.set_comment(id, &text));
                 }
             }
             Action::CopyFen => {
-                let fen =
-                    Fen::from_position(self.game.position_at_node(self.current()), EnPassantMode::Legal);
+                let fen = Fen::from_position(
+                    self.table.game().position_at_node(self.current()),
+                    EnPassantMode::Legal,
+                );
                 self.copy_text = Some(fen.to_string());
             }
-            Action::CopyPgn => self.copy_text = Some(write_pgn(&self.game)),
+            Action::CopyPgn => self.copy_text = Some(write_pgn(self.table.game())),
             Action::SavePosition => {
-                let pos = self.game.position_at_node(self.current()).clone();
+                let pos = self.table.game().position_at_node(self.current()).clone();
                 self.files.save_position(pos);
             }
             Action::PlayFromHere => self.play_from_here(),
@@ -576,7 +609,7 @@ impl KibitzApp {
             }
             Action::CloseLearningSettings => self.learning_dialog = None,
             Action::SetUpPosition => {
-                let mut editor = BoardEditor::new(self.game.position_at_node(self.current()));
+                let mut editor = BoardEditor::new(self.table.game().position_at_node(self.current()));
                 editor.set_flipped(self.board.flipped);
                 self.editor = Some(editor);
             }
@@ -601,34 +634,31 @@ impl KibitzApp {
                     self.notices.remove(i);
                 }
             }
-            Action::OfferDraw => self.conduct.offer_pending = true,
-            Action::AskResign => self.conduct.confirm_resign = true,
-            Action::CancelResign => self.conduct.confirm_resign = false,
-            Action::Resign => {
-                self.stop_engine();
-                let ending = Ending::win(!self.human, Termination::Resignation);
-                self.conduct.finish(&mut self.game, ending, Some("You resigned.".into()));
-                self.save_session();
-                self.game_over_open = true;
+            Action::OfferDraw => {
+                let events = self.table.conductor.offer_draw(self.human);
+                self.game_events(events);
             }
-            Action::ClaimDraw => match self.conduct.claim(&mut self.game) {
-                Ok(()) => {
-                    self.stop_engine();
-                    self.save_session();
-                    self.game_over_open = true;
-                }
-                Err(e) => self.notices.push(e),
+            Action::AskResign => self.confirm_resign = true,
+            Action::CancelResign => self.confirm_resign = false,
+            Action::Resign => {
+                let events = self.table.conductor.resign(self.human);
+                self.game_events(events);
+            }
+            Action::ClaimDraw => match self.table.conductor.claim_draw(self.human) {
+                Ok(events) => self.game_events(events),
+                Err(e) => self.notices.push(e.to_string()),
             },
             Action::AcceptDraw => {
-                self.stop_engine();
-                let note = Some("You accepted Kibitz's draw offer.".to_string());
-                self.conduct.finish(&mut self.game, Ending::draw(Termination::Agreement), note);
-                self.save_session();
-                self.game_over_open = true;
+                let events = self.table.conductor.accept_draw(self.human);
+                self.game_events(events);
             }
-            Action::DeclineDraw => self.conduct.engine_offer = None,
+            Action::DeclineDraw => {
+                let events = self.table.conductor.decline_draw(self.human);
+                self.game_events(events);
+                self.engine_offer = None;
+            }
             Action::ToggleClock => {
-                if let Some(clock) = self.conduct.clock.as_mut() {
+                if let Some(clock) = self.table.conductor.clock_mut() {
                     if clock.is_paused() { clock.resume() } else { clock.pause() }
                 }
             }
@@ -641,7 +671,7 @@ impl KibitzApp {
             Action::CloseClockSettings => self.clock_dialog = None,
             Action::CorrectClock(player, engine) => {
                 self.clock_dialog = None;
-                match self.conduct.clock.as_mut() {
+                match self.table.conductor.clock_mut() {
                     Some(clock) => {
                         clock.set_remaining(self.human, player);
                         clock.set_remaining(!self.human, engine);
@@ -677,7 +707,7 @@ impl KibitzApp {
 
     /// Edits the game (a study's annotations or variations) and saves it.
     fn edit(&mut self, change: impl FnOnce(&mut GameRecord)) {
-        change(&mut self.game);
+        change(self.table.conductor.game_mut());
         self.save_session();
     }
 
@@ -685,7 +715,7 @@ impl KibitzApp {
     /// the main line the moves after it are dropped; from a variation a new game starts.
     fn play_from_here(&mut self) {
         let id = self.current();
-        let mut game = self.game.clone();
+        let mut game = self.table.game().clone();
         if game.is_main_line(id) {
             let ply = game.node(id).map_or(game.len(), |n| n.ply());
             game.truncate(ply);
@@ -706,14 +736,14 @@ impl KibitzApp {
             || self.clock_dialog.is_some()
             || self.policy_dialog.is_some()
             || self.learning_dialog.is_some()
-            || self.conduct.confirm_resign;
+            || self.confirm_resign;
         if self.study {
             return !blocked;
         }
         self.cursor.is_none()
             && !blocked
             && !self.game_finished()
-            && self.game.position().turn() == self.human
+            && !self.table.is_engine(self.table.game().position().turn())
     }
 
     fn play_text(&mut self, text: &str) {
@@ -727,7 +757,7 @@ impl KibitzApp {
             });
             return;
         }
-        match self.game.parse_move_at(self.current(), text) {
+        match self.table.game().parse_move_at(self.current(), text) {
             Ok(m) => {
                 self.side_panel.move_error = None;
                 self.board_move(m);
@@ -745,7 +775,7 @@ impl KibitzApp {
         {
             return;
         }
-        let game = &self.game;
+        let game = self.table.game();
         let at = self.current();
         let study = self.study;
         ctx.input(|i| {
@@ -792,14 +822,14 @@ impl KibitzApp {
         });
     }
 
-    /// Gives the engine the book to play from, how it chooses, and what was learned.
+    /// Gives Kibitz's engine the book to play from, how it chooses, and what was learned.
     fn send_learning(&self) {
-        self.engine.send(Command::SetBook {
-            book: self.learning.book(),
-            settings: self.settings.book,
-            seed: None,
+        let book = self.learning.book();
+        let settings = self.settings.book;
+        self.table.send_engines(|e| {
+            e.builtin.then(|| Command::SetBook { book: book.clone(), settings, seed: None })
         });
-        self.engine.send(self.learning.command());
+        self.table.send_engines(|e| e.builtin.then(|| self.learning.command()));
     }
 
     /// Saves settings that changed, at most once a second.
@@ -854,35 +884,31 @@ impl KibitzApp {
         let pieces = self.pieces.get_or_insert_with(|| PieceTextures::load(&ctx));
         let _ = pieces;
         self.drain_events();
-        if self.conduct.check_flag(&mut self.game).is_some() {
-            self.stop_engine();
-            self.save_session();
-            self.game_over_open = true;
-        }
+        let flag = self.table.conductor.check_flag();
+        self.game_events(flag);
         self.maybe_start_engine();
-        if let Some(tick) = self.conduct.next_tick() {
+        if let Some(tick) = self.table.conductor.clock().and_then(crate::clock_view::next_tick) {
             ctx.request_repaint_after(tick);
         }
 
         let mut actions = Vec::new();
         self.handle_keys(&ctx, &mut actions);
 
-        let engine_line =
-            self.thinking.as_ref().and_then(|t| t.line.clone()).or_else(|| self.last_line.clone());
+        let engine_line = self.table.seats.get(!self.human).line.clone();
         let model = PanelModel {
-            game: &self.game,
+            game: self.table.game(),
             current: self.current(),
             study: self.study,
             viewing: self.viewing(),
             human: self.human,
             engine_line: engine_line.as_deref(),
             notices: &self.notices,
-            clock: self.conduct.clock.as_ref(),
+            clock: self.table.conductor.clock(),
             warn: Duration::from_secs(self.settings.clock.warn_seconds),
             live: !self.study && !self.game_finished() && self.resume.is_none(),
-            claimable: self.game.claimable(),
-            engine_offer: self.conduct.engine_offer.as_deref(),
-            offer_pending: self.conduct.offer_pending,
+            claimable: self.table.game().claimable(),
+            engine_offer: self.engine_offer.as_deref(),
+            offer_pending: self.table.conductor.standing_offer() == Some(self.human),
         };
         egui::Panel::right("side-panel")
             .resizable(true)
@@ -892,8 +918,8 @@ impl KibitzApp {
 
         let current = self.current();
         let view = BoardView {
-            position: self.game.position_at_node(current),
-            last_move: self.game.node(current).and_then(|n| n.mv()),
+            position: self.table.game().position_at_node(current),
+            last_move: self.table.game().node(current).and_then(|n| n.mv()),
             interactive: self.can_move(),
         };
         let mut played = None;
@@ -966,10 +992,10 @@ impl KibitzApp {
                 LearningDialogResult::Apply(choices) => actions.push(Action::SetLearning(choices)),
                 LearningDialogResult::Clear => actions.push(Action::ClearLearned),
             }
-        } else if self.conduct.confirm_resign {
+        } else if self.confirm_resign {
             confirm_resign_ui(&ctx, &mut actions);
         } else if self.game_over_open {
-            game_over_ui(&ctx, &self.game, self.conduct.note.as_deref(), &mut actions);
+            game_over_ui(&ctx, self.table.game(), self.note.as_deref(), &mut actions);
         }
 
         let dropped: Vec<PathBuf> = ctx.input(|i| {
@@ -1002,7 +1028,9 @@ impl KibitzApp {
             crate::prompts::keys_ui(&ctx, &mut self.keys_help);
         }
         if self.game_finished()
-            && let Some(learned) = self.learning.after_game(&self.game, !self.human, &self.settings.book)
+            && self.kibitz_plays(!self.human)
+            && let Some(learned) =
+                self.learning.after_game(self.table.game(), !self.human, &self.settings.book)
         {
             for (path, bytes) in learned.files {
                 self.files.write(path, bytes);
@@ -1025,50 +1053,5 @@ impl eframe::App for KibitzApp {
         {
             eprintln!("kibitz: could not save settings: {e}");
         }
-    }
-}
-
-/// "Book move d4, chosen from d4 45%, e4 35%, c4 20%", in SAN.
-fn format_book(root: &Chess, choice: &Choice) -> String {
-    let san = |m: Move| shakmaty::san::San::from_move(root, m).to_string();
-    let candidates: Vec<String> =
-        choice.playable().map(|c| format!("{} {:.0}%", san(c.mv), c.probability * 100.0)).collect();
-    format!("Book move {}, chosen from {}", san(choice.mv), candidates.join(", "))
-}
-
-/// "+0.35 depth 9  1.2M nodes  850 kn/s" and the line in SAN, the score from White's side.
-fn format_line(root: &Chess, info: &SearchInfo) -> String {
-    let score = info.score.white_pov(root.turn());
-    let mut pos = root.clone();
-    let mut pv = Vec::new();
-    let mut number = pos.fullmoves().get();
-    for (i, &m) in info.pv.iter().take(12).enumerate() {
-        if !pos.is_legal(m) {
-            break;
-        }
-        let prefix = match (pos.turn(), i) {
-            (Color::White, _) => format!("{number}. "),
-            (Color::Black, 0) => format!("{number}... "),
-            _ => String::new(),
-        };
-        if pos.turn() == Color::Black {
-            number += 1;
-        }
-        pv.push(format!("{prefix}{}", SanPlus::from_move_and_play_unchecked(&mut pos, m)));
-    }
-    format!(
-        "{score}  depth {}  {} nodes  {} kn/s\n{}",
-        info.depth,
-        human_count(info.nodes),
-        info.nps / 1000,
-        pv.join(" ")
-    )
-}
-
-fn human_count(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
-        _ => format!("{:.1}M", n as f64 / 1e6),
     }
 }

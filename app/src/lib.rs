@@ -8,7 +8,6 @@ mod board_editor;
 mod board_geometry;
 mod clock_settings;
 mod clock_view;
-mod conduct;
 mod files;
 mod game_list;
 mod learning;
@@ -22,6 +21,7 @@ mod prompts;
 mod session;
 mod settings;
 mod side_panel;
+mod table;
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};

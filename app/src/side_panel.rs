@@ -35,7 +35,7 @@ pub struct PanelModel<'a> {
     pub live: bool,
     /// The draw the player may claim now.
     pub claimable: Option<Termination>,
-    /// Kibitz's standing draw offer, with its reason.
+    /// The engine's standing draw offer, in its words ("Kibitz: I offer a draw: ...").
     pub engine_offer: Option<&'a str>,
     /// Whether the player's own offer awaits Kibitz's answer.
     pub offer_pending: bool,
@@ -153,7 +153,7 @@ impl SidePanel {
         }
         if let Some(offer) = model.engine_offer {
             egui::Frame::group(ui.style()).show(ui, |ui| {
-                ui.label(RichText::new(format!("Kibitz: {offer}")).strong());
+                ui.label(RichText::new(offer).strong());
                 ui.horizontal(|ui| {
                     if ui.button("Accept").clicked() {
                         actions.push(Action::AcceptDraw);
