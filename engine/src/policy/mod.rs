@@ -11,6 +11,7 @@
 //! a mate score counts as ±[`MATE_CP`].
 
 mod dead_band;
+mod parameter;
 mod terra;
 
 use std::fmt;
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::Score;
 
 pub use dead_band::DeadBandSettings;
+pub use parameter::{Parameter, Unit, UnknownParameter};
 pub use terra::TerraSettings;
 
 /// The centipawn value given to a mate score when comparing scores.
@@ -48,7 +50,8 @@ pub enum Rules {
 }
 
 /// The policy's settings: Crafty's `resign`, `draw` and `drawscore`, and the numbers of
-/// both rule sets.
+/// both rule sets. Every number has a name and a range in [`PolicySettings::PARAMETERS`];
+/// [`PolicySettings::sanitized`] brings a loaded file's numbers into their ranges.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PolicySettings {
