@@ -19,8 +19,8 @@ const USAGE: &str =
                        [--set NAME=VALUE]... [--concurrency N] [--pgn OUT.pgn] [--remarks OUT.tsv]
 Plays the engine against itself with its draw and resign policy on. --set changes one of the
 policy's numbers (contempt, terra.resign_score, dead_band.width...: the list is in the error
-for an unknown name). CONTROL is Crafty's
-(`level 0 0.2 0.02` is not valid: use PGN's `10+0.1`) or PGN's notation; default 5+0.05.
+for an unknown name). CONTROL is Crafty's notation (`level 0 5 3`, `time 40/90/sd/30`,
+`st 1`, `sd 8`) or PGN's (`10+0.1`, `40/5400:1800`); default 5+0.05.
 The last line is `games N resignations R offers O accepted A white W black B draws D`.";
 
 #[derive(Debug)]
@@ -51,10 +51,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--games" => o.games = value()?.parse().map_err(|_| "--games takes a number".to_string())?,
             "--tc" => {
                 let text = value()?;
-                o.control = text
-                    .parse::<TimeControl>()
-                    .or_else(|_| TimeControl::from_pgn(&text))
-                    .map_err(|e| format!("--tc {text}: {e}"))?;
+                o.control = TimeControl::parse(&text).map_err(|e| format!("--tc {text}: {e}"))?;
             }
             "--openings" => {
                 let path = value()?;
@@ -198,6 +195,8 @@ mod tests {
         assert!(parse(&args("--tc banana")).unwrap_err().starts_with("--tc banana"));
         assert!(parse(&args("--rules nice")).is_err());
         assert!(parse(&args("--bogus")).is_err());
+        let crafty = ["--tc".to_owned(), "level 0 5 3".to_owned()];
+        assert_eq!(parse(&crafty).unwrap().control.to_pgn(), "300+3");
         let o = parse(&args("--games 3 --tc 10+0.1 --rules dead-band")).unwrap();
         assert_eq!((o.games, o.policy.rules, o.control.to_pgn().as_str()), (3, Rules::DeadBand, "10+0.1"));
     }
