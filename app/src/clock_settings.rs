@@ -55,23 +55,18 @@ const PRESETS: [(&str, &str); 6] = [
     ("TCEC 30+5", "level 0 30 5"),
 ];
 
-/// Reads a time control in Crafty's notation or PGN's. The error explains what is wrong.
+/// Reads a time control for a game clock, in Crafty's notation or PGN's
+/// ([`TimeControl::parse`]); a depth, node count or fixed time per move is refused. The error
+/// explains what is wrong.
 pub fn parse_control(text: &str) -> Result<TimeControl, String> {
-    let text = text.trim();
-    let first = text.split_whitespace().next().unwrap_or("");
-    let crafty = ["level", "time", "st", "sd", "sn", "infinite"].contains(&first);
-    let control = if crafty {
-        text.parse::<TimeControl>().map_err(|e| format!("Not understood: {e}."))?
-    } else {
-        TimeControl::from_pgn(text).map_err(|e| {
-            format!("Not understood: {e}. Try \"level 0 5 3\" (5 minutes + 3 s), \"time 40/90/sd/30\" or \"300+3\".")
-        })?
-    };
-    match control {
-        TimeControl::Clock { .. } | TimeControl::Sandclock(_) => Ok(control),
-        _ => {
+    match TimeControl::parse(text) {
+        Ok(control @ (TimeControl::Clock { .. } | TimeControl::Sandclock(_))) => Ok(control),
+        Ok(_) => {
             Err("A clock needs time: use \"st\", \"sd\" or \"sn\" for engine analysis, not for games.".into())
         }
+        Err(e) => Err(format!(
+            "Not understood: {e}. Try \"level 0 5 3\" (5 minutes + 3 s), \"time 40/90/sd/30\" or \"300+3\"."
+        )),
     }
 }
 

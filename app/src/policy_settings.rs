@@ -2,7 +2,7 @@
 //! numbers and the dead band's.
 
 use egui::{Context, DragValue, Id, Modal, Ui};
-use kibitz_engine::policy::{PolicySettings, Rules};
+use kibitz_engine::policy::{Parameter, PolicySettings, Rules, Unit};
 
 /// What the dialog asks the app to do.
 pub enum PolicyDialogResult {
@@ -35,42 +35,20 @@ impl PolicyDialog {
             let d = &mut self.draft;
             ui.checkbox(&mut d.resign, "Kibitz may resign");
             ui.checkbox(&mut d.draw, "Kibitz may offer and accept draws");
-            number(ui, "Draw score (contempt), centipawns", &mut d.contempt, -500..=500);
+            for p in PolicySettings::PARAMETERS.iter().filter(|p| !p.name.contains('.')) {
+                parameter(ui, p, d);
+            }
             ui.horizontal(|ui| {
                 ui.radio_value(&mut d.rules, Rules::Terra, "Terra's rules");
                 ui.radio_value(&mut d.rules, Rules::DeadBand, "Dead band");
             });
             ui.separator();
-            match d.rules {
-                Rules::Terra => {
-                    let t = &mut d.terra;
-                    number(ui, "Resign below (centipawns)", &mut t.resign_score, -5000..=0);
-                    count(ui, "for this many moves", &mut t.resign_moves, 1..=20);
-                    number(ui, "with material at most (centipawns)", &mut t.resign_material, -5000..=0);
-                    number(ui, "and the opponent improving by more than", &mut t.improvement, 0..=1000);
-                    let mut short = t.short_time.as_secs_f64();
-                    ui.horizontal(|ui| {
-                        let label = ui.label("Short of time under (seconds per move)");
-                        ui.add(DragValue::new(&mut short).range(0.0..=120.0).speed(0.1))
-                            .labelled_by(label.id);
-                    });
-                    t.short_time = std::time::Duration::from_secs_f64(short);
-                    ui.separator();
-                    let mut first = t.first_move as i32;
-                    number(ui, "Draws from move", &mut first, 1..=200);
-                    t.first_move = first as u32;
-                    let mut gap = t.offer_gap as i32;
-                    number(ui, "Moves between offers", &mut gap, 1..=100);
-                    t.offer_gap = gap as u32;
-                    count(ui, "Scores at or below the draw score for", &mut t.recent, 1..=30);
-                    number(ui, "No offer below (centipawns)", &mut t.offer_floor, -5000..=0);
-                }
-                Rules::DeadBand => {
-                    let b = &mut d.dead_band;
-                    number(ui, "Band width D (centipawns)", &mut b.width, 0..=500);
-                    count(ui, "Offer after more than N moves in the band", &mut b.moves, 0..=100);
-                    number(ui, "Resign when the sum falls below -T", &mut b.threshold, 0..=100_000);
-                }
+            let group = match d.rules {
+                Rules::Terra => "terra.",
+                Rules::DeadBand => "dead_band.",
+            };
+            for p in PolicySettings::PARAMETERS.iter().filter(|p| p.name.starts_with(group)) {
+                parameter(ui, p, d);
             }
             ui.weak("The settings apply from the next game.");
             ui.horizontal(|ui| {
@@ -92,16 +70,81 @@ impl PolicyDialog {
     }
 }
 
-fn number(ui: &mut Ui, label: &str, value: &mut i32, range: std::ops::RangeInclusive<i32>) {
+/// A drag field for one of the policy's numbers, bounded by its range; times are shown in
+/// seconds.
+fn parameter(ui: &mut Ui, p: &Parameter, settings: &mut PolicySettings) {
     ui.horizontal(|ui| {
-        let label = ui.label(label);
-        ui.add(DragValue::new(value).range(range)).labelled_by(label.id);
+        let label = ui.label(p.label);
+        let field = if p.unit == Unit::Milliseconds {
+            let ms = |v: i64| v as f64 / 1000.0;
+            let mut secs = ms(p.get(settings));
+            let field = ui.add(DragValue::new(&mut secs).range(ms(p.min)..=ms(p.max)).speed(0.1));
+            if field.changed() {
+                p.set(settings, (secs * 1000.0).round() as i64);
+            }
+            field
+        } else {
+            let mut value = p.get(settings);
+            let field = ui.add(DragValue::new(&mut value).range(p.range()));
+            if field.changed() {
+                p.set(settings, value);
+            }
+            field
+        };
+        field.labelled_by(label.id);
     });
 }
 
-fn count(ui: &mut Ui, label: &str, value: &mut usize, range: std::ops::RangeInclusive<usize>) {
-    ui.horizontal(|ui| {
-        let label = ui.label(label);
-        ui.add(DragValue::new(value).range(range)).labelled_by(label.id);
-    });
+#[cfg(test)]
+mod tests {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    use super::*;
+
+    /// Types `text` into every field of `rules`'s numbers, then applies the dialog.
+    fn type_everywhere(rules: Rules, text: &str) -> PolicySettings {
+        let start = PolicySettings { rules, ..PolicySettings::default() };
+        let state = (PolicyDialog::new(&start), None);
+        let mut h = Harness::new_ui_state(
+            |ui, (dialog, applied): &mut (PolicyDialog, Option<PolicySettings>)| {
+                if let PolicyDialogResult::Apply(settings) = dialog.ui(ui.ctx()) {
+                    *applied = Some(settings);
+                }
+            },
+            state,
+        );
+        let group = if rules == Rules::Terra { "terra." } else { "dead_band." };
+        let shown =
+            PolicySettings::PARAMETERS.iter().filter(|p| !p.name.contains('.') || p.name.starts_with(group));
+        for p in shown {
+            h.get_by_label(p.label).focus();
+            h.run_steps(2);
+            h.get_by_label(p.label).type_text(text);
+            h.key_press(egui::Key::Enter);
+            h.run_steps(2);
+        }
+        h.get_by_label("Apply").click();
+        h.run_steps(2);
+        h.state().1.clone().expect("the dialog applied")
+    }
+
+    #[test]
+    fn typed_numbers_stay_in_their_ranges() {
+        for rules in [Rules::Terra, Rules::DeadBand] {
+            let high = type_everywhere(rules, "99999999");
+            let low = type_everywhere(rules, "-99999999");
+            assert_eq!(high.contempt, 500, "the range of contempt is the engine's");
+            for p in PolicySettings::PARAMETERS {
+                let shown = !p.name.contains('.')
+                    || p.name.starts_with(if rules == Rules::Terra { "terra." } else { "dead_band." });
+                let (hi, lo) = (p.get(&high), p.get(&low));
+                if shown {
+                    assert_eq!((hi, lo), (p.max, p.min), "{}", p.name);
+                } else {
+                    assert_eq!((hi, lo), (p.default_value(), p.default_value()), "{}", p.name);
+                }
+            }
+        }
+    }
 }

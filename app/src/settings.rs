@@ -122,6 +122,7 @@ impl Settings {
             if w.is_finite() && h.is_finite() { [ok(w, 480.0), ok(h, 360.0)] } else { default };
         self.learn &= 7;
         self.book = self.book.sanitized();
+        self.policy = self.policy.sanitized();
         self
     }
 }
@@ -149,6 +150,27 @@ mod tests {
         assert_eq!(s.book.mode, kibitz_engine::BookMode::Crafty);
         assert_eq!((s.book.width, s.book.weights.eval, s.book.weights.freq), (100, 1.0, 1.0));
         assert_eq!(s.book.min_learned_games, BookSettings::default().min_learned_games);
+    }
+
+    #[test]
+    fn out_of_range_policy_numbers_are_clamped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        fs::write(
+            &path,
+            r#"{"policy": {"contempt": 100000, "terra": {"resign_moves": 0, "first_move": 1000},
+                "dead_band": {"width": -40}}}"#,
+        )
+        .unwrap();
+        let (s, notice) = Settings::load(&path);
+        assert!(notice.is_none());
+        let range = |name: &str| PolicySettings::parameter(name).expect(name).range();
+        assert_eq!(i64::from(s.policy.contempt), *range("contempt").end());
+        assert_eq!(s.policy.terra.resign_moves as i64, *range("terra.resign_moves").start());
+        assert_eq!(i64::from(s.policy.terra.first_move), *range("terra.first_move").end());
+        assert_eq!(i64::from(s.policy.dead_band.width), *range("dead_band.width").start());
+        assert_eq!(s.policy.terra.offer_gap, PolicySettings::default().terra.offer_gap);
+        assert_eq!(Settings::peek(&path).map(|p| p.policy), Some(s.policy));
     }
 
     #[test]

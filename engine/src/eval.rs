@@ -6,6 +6,7 @@
 //! evaluation as a linear model of them for the tuner (`engine/examples/tune.rs`); the king
 //! danger, being quadratic, is outside that model and counts as fixed there.
 
+mod attacks;
 mod king_safety;
 mod masks;
 mod mobility;
@@ -22,13 +23,14 @@ pub use trace::{EvalTrace, Term, current_weights, trace};
 
 use shakmaty::{Board, Chess, Color, Position};
 
-use king_safety::{KingAttack, king_safety};
+use attacks::{Attacks, KingAttack};
+use king_safety::king_safety;
 use mobility::mobility;
 use pawns::pawn_structure;
 use pieces::pieces;
 use psqt::psqt;
 use tapered::Tapered;
-use threats::{Attacks, threats};
+use threats::threats;
 use trace::Trace;
 use weights::TEMPO;
 

@@ -1,9 +1,10 @@
 //! Time controls: how much time (or depth, or nodes) one side gets for its moves.
 //!
 //! [`TimeControl`] is the one representation of a time control in Kibitz: the UCI and xboard
-//! front ends, the `epd` tool and (later) the game clock all use it. It reads and writes
-//! Crafty's commands (`level 40 5 0`, `time 60/30/sd/30`, `st 5`, `sd 12`, `sn 100000`) and
-//! the PGN `TimeControl` tag (`40/7200:3600`, `300+5`, `-`, `*60`).
+//! front ends, the `epd` tool, the game clock, the app's clock dialog and `kibitz selfplay`
+//! all use it. It writes Crafty's commands (`level 40 5 0`, `time 60/30/sd/30`, `st 5`,
+//! `sd 12`, `sn 100000`) and the PGN `TimeControl` tag (`40/7200:3600`, `300+5`, `-`,
+//! `*60`), and [`TimeControl::parse`] (also `str::parse`) reads either.
 //!
 //! ```
 //! use std::time::Duration;
@@ -11,6 +12,7 @@
 //!
 //! let blitz: TimeControl = "level 0 5 3".parse().unwrap();
 //! assert_eq!(blitz.to_pgn(), "300+3");
+//! assert_eq!(TimeControl::parse("300+3"), Ok(blitz));
 //! let classical: TimeControl = "time 60/30/sd/30".parse().unwrap();
 //! assert_eq!(classical.to_string(), "time 60/30/sd/30");
 //! assert_eq!(classical.moves_to_go(59), Some(1));
@@ -60,7 +62,8 @@ pub enum TimeControl {
 pub enum TimeControlError {
     /// The text was empty.
     Empty,
-    /// The first word is not `level`, `time`, `st`, `sd`, `sn` or `infinite`.
+    /// The first word is not `level`, `time`, `st`, `sd`, `sn` or `infinite`, nor does the
+    /// text begin as a PGN time control does.
     UnknownCommand(String),
     /// A value is missing; the text names it.
     Missing(&'static str),
@@ -88,7 +91,11 @@ impl fmt::Display for TimeControlError {
         match self {
             TimeControlError::Empty => write!(f, "empty time control"),
             TimeControlError::UnknownCommand(word) => {
-                write!(f, "unknown time control '{word}': expected level, time, st, sd, sn or infinite")
+                write!(
+                    f,
+                    "unknown time control '{word}': expected Crafty's level, time, st, sd, sn or infinite, \
+                     or PGN's notation such as 300+3 or 40/5400:1800"
+                )
             }
             TimeControlError::Missing(what) => write!(f, "missing {what}"),
             TimeControlError::Extra(text) => write!(f, "unexpected '{text}' after the time control"),
@@ -190,7 +197,29 @@ impl TimeControl {
         *increment + reached
     }
 
-    /// Parses a PGN `TimeControl` tag: `40/7200:3600`, `300+5`, `*60`, `-` (none).
+    /// Reads a time control in Crafty's notation or PGN's: a Crafty command (`level 40 5 0`,
+    /// `level 0 5 3`, `time 40/90/sd/30`, `st 10`, `sd 8`, `sn 100000`, `infinite`; see
+    /// [`TimeControl::from_crafty`]) or a PGN `TimeControl` tag (`300+3`, `40/5400:1800`,
+    /// `*60`, `-`; see [`TimeControl::from_pgn`]). The first word decides which.
+    ///
+    /// # Errors
+    /// A [`TimeControlError`] saying what is wrong; a word that is no Crafty command gives
+    /// [`TimeControlError::UnknownCommand`], PGN's `?` gives [`TimeControlError::Unknown`].
+    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
+        let text = text.trim();
+        let Some(first) = text.split_whitespace().next() else {
+            return Err(TimeControlError::Empty);
+        };
+        if CRAFTY_COMMANDS.contains(&first) {
+            TimeControl::from_crafty(text)
+        } else if first.starts_with(|c: char| c.is_alphabetic()) {
+            Err(TimeControlError::UnknownCommand(first.to_owned()))
+        } else {
+            TimeControl::from_pgn(text)
+        }
+    }
+
+    /// Reads a PGN `TimeControl` tag only: `40/7200:3600`, `300+5`, `*60`, `-` (none).
     ///
     /// # Errors
     /// A [`TimeControlError`] saying what is wrong; `?` gives [`TimeControlError::Unknown`].
@@ -272,15 +301,14 @@ impl TimeControl {
         }
         Ok(TimeControl::Clock { stages, increment })
     }
-}
 
-impl FromStr for TimeControl {
-    type Err = TimeControlError;
-
-    /// Reads one of Crafty's commands: `level M T INC` (T in minutes or `m:ss`, INC in
+    /// Reads one of Crafty's commands only: `level M T INC` (T in minutes or `m:ss`, INC in
     /// seconds, M = 0 for sudden death), `time MOVES/MIN[/MOVES/MIN][/INC]` (MOVES may be
     /// `sd`), `st SECONDS` (or `m:ss`), `sd PLIES`, `sn NODES`, or `infinite`.
-    fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
+    ///
+    /// # Errors
+    /// A [`TimeControlError`] saying what is wrong.
+    pub fn from_crafty(text: &str) -> Result<TimeControl, TimeControlError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some((&command, args)) = words.split_first() else {
             return Err(TimeControlError::Empty);
@@ -311,6 +339,15 @@ impl FromStr for TimeControl {
             "infinite" => Err(TimeControlError::Extra(args.join(" "))),
             other => Err(TimeControlError::UnknownCommand(other.to_owned())),
         }
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    /// Reads either notation, as [`TimeControl::parse`].
+    fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
+        TimeControl::parse(text)
     }
 }
 
@@ -350,6 +387,9 @@ impl fmt::Display for TimeControl {
         }
     }
 }
+
+/// The first words of Crafty's time controls.
+const CRAFTY_COMMANDS: [&str; 6] = ["level", "time", "st", "sd", "sn", "infinite"];
 
 /// `level M T INC`.
 fn parse_level(args: &[&str]) -> Result<TimeControl, TimeControlError> {
@@ -553,6 +593,101 @@ mod tests {
         assert!(TimeControl::from_pgn("abc").is_err());
         assert!(TimeControl::from_pgn("40/").is_err());
         assert!(TimeControl::from_pgn("0").is_err());
+    }
+
+    #[test]
+    fn one_parser_reads_both_notations() {
+        let m = |n: u32| Some(n);
+        let table: Vec<(&str, TimeControl)> = vec![
+            // Crafty's commands.
+            ("level 40 5 0", TimeControl::repeating(40, s(300), s(0))),
+            ("level 0 5 3", TimeControl::sudden_death(s(300), s(3))),
+            (
+                "time 40/90/sd/30",
+                TimeControl::Clock {
+                    stages: vec![Stage { moves: m(40), time: s(5400) }, Stage { moves: None, time: s(1800) }],
+                    increment: s(0),
+                },
+            ),
+            ("st 10", TimeControl::MoveTime(s(10))),
+            ("sd 8", TimeControl::Depth(8)),
+            ("sn 5000", TimeControl::Nodes(5000)),
+            ("infinite", TimeControl::Infinite),
+            ("  level 0 5 3  ", TimeControl::sudden_death(s(300), s(3))),
+            // PGN's tags.
+            ("300+3", TimeControl::sudden_death(s(300), s(3))),
+            (
+                "40/5400:1800",
+                TimeControl::Clock {
+                    stages: vec![Stage { moves: m(40), time: s(5400) }, Stage { moves: None, time: s(1800) }],
+                    increment: s(0),
+                },
+            ),
+            ("40/300", TimeControl::repeating(40, s(300), s(0))),
+            ("10+0.1", TimeControl::sudden_death(s(10), Duration::from_millis(100))),
+            ("*60", TimeControl::Sandclock(s(60))),
+            ("-", TimeControl::Infinite),
+            (" 300+3 ", TimeControl::sudden_death(s(300), s(3))),
+        ];
+        for (text, expected) in &table {
+            assert_eq!(TimeControl::parse(text).as_ref(), Ok(expected), "{text}");
+            assert_eq!(text.parse::<TimeControl>().as_ref(), Ok(expected), "{text} through FromStr");
+        }
+    }
+
+    #[test]
+    fn malformed_controls_are_errors_not_panics() {
+        let table: Vec<(&str, Option<TimeControlError>)> = vec![
+            ("", Some(TimeControlError::Empty)),
+            ("   ", Some(TimeControlError::Empty)),
+            ("?", Some(TimeControlError::Unknown)),
+            ("banana", Some(TimeControlError::UnknownCommand("banana".to_owned()))),
+            ("Level 0 5 3", Some(TimeControlError::UnknownCommand("Level".to_owned()))),
+            ("level", Some(TimeControlError::Missing("moves per control"))),
+            ("level 0 0 0", Some(TimeControlError::NoTime)),
+            ("level 40 5 0 1", Some(TimeControlError::Extra("1".to_owned()))),
+            ("st 0", Some(TimeControlError::NoTime)),
+            ("0", Some(TimeControlError::NoTime)),
+            ("*0", Some(TimeControlError::NoTime)),
+            ("60:40/60", Some(TimeControlError::SuddenDeathNotLast)),
+            ("40/60+1:60+2", Some(TimeControlError::MixedIncrements)),
+            ("sd -1", None),
+            ("sn 99999999999999999999999", None),
+            ("level 99999999999 5 0", None),
+            ("300+", None),
+            ("+3", None),
+            ("300+3+4", None),
+            ("40/", None),
+            ("/60", None),
+            ("40/5400:", None),
+            (":", None),
+            ("*", None),
+            ("-5", None),
+            ("1e400", None),
+            ("NaN", None),
+            ("300 + 3", None),
+            ("time", None),
+            ("time //", None),
+            ("st 1:99", None),
+            ("--", None),
+        ];
+        for (text, expected) in table {
+            let err = TimeControl::parse(text).expect_err(text);
+            assert!(!err.to_string().is_empty(), "{text}");
+            if let Some(expected) = expected {
+                assert_eq!(err, expected, "{text}");
+            }
+        }
+        // No prefix of a valid control makes the parser panic.
+        for text in ["level 40 5:30 0.5", "time 40/90/sd/30/5", "40/5400+30:1800+30", "*60", "st 1:30"] {
+            for end in 0..=text.len() {
+                let _ = TimeControl::parse(&text[..end]);
+            }
+        }
+        assert!(
+            TimeControl::parse("banana").unwrap_err().to_string().contains("300+3"),
+            "names both notations"
+        );
     }
 
     #[test]

@@ -11,15 +11,17 @@ use std::time::Duration;
 use shakmaty::ByColor;
 
 use crate::conductor::GameEvent;
-use crate::policy::{PolicySettings, Rules};
+use crate::policy::{PolicySettings, Rules, UnknownParameter};
 use crate::runner::{GameSetup, play_builtin};
 use crate::{GameRecord, TimeControl, write_pgn};
 
 const USAGE: &str =
     "Usage: kibitz selfplay [--games N] [--tc CONTROL] [--openings EPD] [--rules terra|dead-band]
-                       [--concurrency N] [--pgn OUT.pgn] [--remarks OUT.tsv]
-Plays the engine against itself with its draw and resign policy on. CONTROL is Crafty's
-(`level 0 0.2 0.02` is not valid: use PGN's `10+0.1`) or PGN's notation; default 5+0.05.
+                       [--set NAME=VALUE]... [--concurrency N] [--pgn OUT.pgn] [--remarks OUT.tsv]
+Plays the engine against itself with its draw and resign policy on. --set changes one of the
+policy's numbers (contempt, terra.resign_score, dead_band.width...: the list is in the error
+for an unknown name). CONTROL is Crafty's notation (`level 0 5 3`, `time 40/90/sd/30`,
+`st 1`, `sd 8`) or PGN's (`10+0.1`, `40/5400:1800`); default 5+0.05.
 The last line is `games N resignations R offers O accepted A white W black B draws D`.";
 
 #[derive(Debug)]
@@ -27,7 +29,7 @@ struct Options {
     games: usize,
     control: TimeControl,
     openings: Vec<GameRecord>,
-    rules: Rules,
+    policy: PolicySettings,
     concurrency: usize,
     pgn: Option<String>,
     remarks: Option<String>,
@@ -38,7 +40,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         games: 20,
         control: TimeControl::sudden_death(Duration::from_secs(5), Duration::from_millis(50)),
         openings: Vec::new(),
-        rules: Rules::Terra,
+        policy: PolicySettings::default(),
         concurrency: 1,
         pgn: None,
         remarks: None,
@@ -50,10 +52,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--games" => o.games = value()?.parse().map_err(|_| "--games takes a number".to_string())?,
             "--tc" => {
                 let text = value()?;
-                o.control = text
-                    .parse::<TimeControl>()
-                    .or_else(|_| TimeControl::from_pgn(&text))
-                    .map_err(|e| format!("--tc {text}: {e}"))?;
+                o.control = TimeControl::parse(&text).map_err(|e| format!("--tc {text}: {e}"))?;
             }
             "--openings" => {
                 let path = value()?;
@@ -65,12 +64,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 }
             }
             "--rules" => {
-                o.rules = match value()?.as_str() {
+                o.policy.rules = match value()?.as_str() {
                     "terra" => Rules::Terra,
                     "dead-band" => Rules::DeadBand,
                     other => return Err(format!("--rules {other}: expected terra or dead-band")),
                 }
             }
+            "--set" => set_parameter(&mut o.policy, &value()?)?,
             "--concurrency" => {
                 o.concurrency = value()?.parse().map_err(|_| "--concurrency takes a number".to_string())?
             }
@@ -84,6 +84,20 @@ fn parse(args: &[String]) -> Result<Options, String> {
     }
     o.concurrency = o.concurrency.clamp(1, 16);
     Ok(o)
+}
+
+/// `--set NAME=VALUE`: a policy number, refused when out of its range.
+fn set_parameter(policy: &mut PolicySettings, text: &str) -> Result<(), String> {
+    let (name, value) = text.split_once('=').ok_or(format!("--set {text}: expected NAME=VALUE"))?;
+    let p = PolicySettings::parameter(name.trim())
+        .ok_or_else(|| format!("--set {text}: {}", UnknownParameter(name.trim().to_owned())))?;
+    let value: i64 =
+        value.trim().parse().map_err(|_| format!("--set {text}: {value} is not a whole number"))?;
+    if !p.range().contains(&value) {
+        return Err(format!("--set {text}: {} takes {} to {}", p.name, p.min, p.max));
+    }
+    p.set(policy, value);
+    Ok(())
 }
 
 /// Runs `kibitz selfplay ARGS`.
@@ -112,7 +126,7 @@ pub fn run(args: &[String]) -> ExitCode {
                     let setup = GameSetup {
                         opening: o.openings[i % o.openings.len()].clone(),
                         controls: ByColor::new_with(|_| o.control.clone()),
-                        policy: PolicySettings { rules: o.rules, ..Default::default() },
+                        policy: o.policy.clone(),
                         max_plies: 400,
                     };
                     let mut played = play_builtin(&setup);
@@ -186,7 +200,20 @@ mod tests {
         assert!(parse(&args("--tc banana")).unwrap_err().starts_with("--tc banana"));
         assert!(parse(&args("--rules nice")).is_err());
         assert!(parse(&args("--bogus")).is_err());
+        let crafty = ["--tc".to_owned(), "level 0 5 3".to_owned()];
+        assert_eq!(parse(&crafty).unwrap().control.to_pgn(), "300+3");
         let o = parse(&args("--games 3 --tc 10+0.1 --rules dead-band")).unwrap();
-        assert_eq!((o.games, o.rules, o.control.to_pgn().as_str()), (3, Rules::DeadBand, "10+0.1"));
+        assert_eq!((o.games, o.policy.rules, o.control.to_pgn().as_str()), (3, Rules::DeadBand, "10+0.1"));
+    }
+
+    #[test]
+    fn policy_numbers_are_set_by_name_within_their_ranges() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let o = parse(&args("--set contempt=-20 --set dead_band.width=40")).unwrap();
+        assert_eq!((o.policy.contempt, o.policy.dead_band.width), (-20, 40));
+        assert!(parse(&args("--set contempt=100000")).unwrap_err().contains("-500 to 500"));
+        assert!(parse(&args("--set courage=3")).unwrap_err().contains("terra.resign_score"));
+        assert!(parse(&args("--set contempt")).is_err());
+        assert!(parse(&args("--set contempt=x")).is_err());
     }
 }

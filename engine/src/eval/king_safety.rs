@@ -3,14 +3,14 @@
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Square, attacks};
 
+use super::attacks::{Attacks, KingAttack};
 use super::masks::{NEIGHBOUR_FILES, relative_rank, relative_rank_squares};
 use super::pawns::count;
 use super::tapered::Tapered;
-use super::threats::Attacks;
 use super::trace::{Term, Trace};
 use super::weights::{
-    KING_ATTACKER_WEIGHT, KING_DANGER_EG_DIVISOR, KING_DANGER_MG_DIVISOR, KING_DANGER_OFFSET, KING_NO_QUEEN,
-    KING_SAFE_CHECK, KING_WEAK_SQUARE, KING_ZONE_ATTACK, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR,
+    KING_DANGER_EG_DIVISOR, KING_DANGER_MG_DIVISOR, KING_DANGER_OFFSET, KING_NO_QUEEN, KING_SAFE_CHECK,
+    KING_WEAK_SQUARE, KING_ZONE_ATTACK, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR,
 };
 
 /// Scores the safety of `us`'s king, given the enemy pieces found attacking its zone and the
@@ -27,7 +27,7 @@ pub fn king_safety(
     let Some(king) = board.king_of(us) else {
         return Tapered::ZERO;
     };
-    let danger = attack.danger(board, us, king, ours, theirs);
+    let danger = danger(attack, board, us, king, ours, theirs);
     pawn_shield(board, us, king, trace)
         - Tapered { mg: danger * danger / KING_DANGER_MG_DIVISOR, eg: danger / KING_DANGER_EG_DIVISOR }
 }
@@ -46,64 +46,37 @@ fn pawn_shield(board: &Board, us: Color, king: Square, trace: &mut impl Trace) -
     PAWN_SHIELD_CLOSE * close + PAWN_SHIELD_FAR * far
 }
 
-/// The enemy pieces attacking a king's zone (its square and neighbours), tallied while their
-/// moves are generated for mobility.
-#[derive(Clone, Copy, Debug)]
-pub struct KingAttack {
-    /// The king's square and its neighbours.
-    zone: Bitboard,
-    /// How many pieces attack the zone.
-    attackers: i32,
-    /// The sum of their [`KING_ATTACKER_WEIGHT`]s.
-    weight: i32,
-    /// How many zone squares they attack, each counted once per attacker.
-    hits: i32,
-}
-
-impl KingAttack {
-    /// An empty tally against `color`'s king.
-    #[must_use]
-    pub fn on(board: &Board, color: Color) -> KingAttack {
-        let zone =
-            board.king_of(color).map_or(Bitboard::EMPTY, |king| attacks::king_attacks(king).with(king));
-        KingAttack { zone, attackers: 0, weight: 0, hits: 0 }
-    }
-
-    /// Counts a piece of role [`MOBILE`](super::mobility::MOBILE)`[index]` that attacks `reach`, if that touches the zone.
-    pub fn add(&mut self, index: usize, reach: Bitboard) {
-        let hits = reach & self.zone;
-        if hits.any() {
-            self.attackers += 1;
-            self.weight += KING_ATTACKER_WEIGHT[index];
-            self.hits += count(hits);
+/// The danger units against `us`'s king on `king`: the attackers, the zone squares only the
+/// enemy holds, and the safe checks the enemy has. Never negative.
+fn danger(
+    attack: KingAttack,
+    board: &Board,
+    us: Color,
+    king: Square,
+    ours: &Attacks,
+    theirs: &Attacks,
+) -> i32 {
+    let enemy = board.by_color(!us);
+    // The own king is left out: it cannot hold a square the enemy attacks.
+    let defended = ours.by_pieces() | ours.by_pawns;
+    let weak = count(attack.zone & theirs.all() & !defended);
+    // Squares a checking piece could go to without being taken.
+    let safe = !enemy & !defended & !attacks::king_attacks(king);
+    let occupied = board.occupied();
+    let diagonal = attacks::bishop_attacks(king, occupied);
+    let straight = attacks::rook_attacks(king, occupied);
+    let from = [attacks::knight_attacks(king), diagonal, straight, diagonal | straight];
+    let mut checks = 0;
+    for (i, squares) in from.into_iter().enumerate() {
+        if (squares & theirs.by_role[i] & safe).any() {
+            checks += KING_SAFE_CHECK[i];
         }
     }
-
-    /// The danger units against `us`'s king on `king`: the attackers, the zone squares only the
-    /// enemy holds, and the safe checks the enemy has. Never negative.
-    fn danger(self, board: &Board, us: Color, king: Square, ours: &Attacks, theirs: &Attacks) -> i32 {
-        let enemy = board.by_color(!us);
-        // The own king is left out: it cannot hold a square the enemy attacks.
-        let defended = ours.by_pieces() | ours.by_pawns;
-        let weak = count(self.zone & theirs.all() & !defended);
-        // Squares a checking piece could go to without being taken.
-        let safe = !enemy & !defended & !attacks::king_attacks(king);
-        let occupied = board.occupied();
-        let diagonal = attacks::bishop_attacks(king, occupied);
-        let straight = attacks::rook_attacks(king, occupied);
-        let from = [attacks::knight_attacks(king), diagonal, straight, diagonal | straight];
-        let mut checks = 0;
-        for (i, squares) in from.into_iter().enumerate() {
-            if (squares & theirs.by_role[i] & safe).any() {
-                checks += KING_SAFE_CHECK[i];
-            }
-        }
-        let no_queen = if (board.queens() & enemy).is_empty() { KING_NO_QUEEN } else { 0 };
-        (self.attackers * self.weight + KING_ZONE_ATTACK * self.hits + KING_WEAK_SQUARE * weak + checks
-            - no_queen
-            - KING_DANGER_OFFSET)
-            .max(0)
-    }
+    let no_queen = if (board.queens() & enemy).is_empty() { KING_NO_QUEEN } else { 0 };
+    (attack.attackers * attack.weight + KING_ZONE_ATTACK * attack.hits + KING_WEAK_SQUARE * weak + checks
+        - no_queen
+        - KING_DANGER_OFFSET)
+        .max(0)
 }
 
 #[cfg(test)]

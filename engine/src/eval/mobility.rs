@@ -1,19 +1,14 @@
 //! Mobility: how many squares each knight, bishop, rook and queen can go to. The same pass
 //! tallies the pieces that attack the enemy king's zone, for [`super::king_safety`].
 
-use shakmaty::{Board, Color, Piece, Role, attacks};
+use shakmaty::{Board, Color, Piece, attacks};
 
-use super::king_safety::KingAttack;
+use super::attacks::{Attacks, KingAttack, MOBILE};
 use super::masks::pawn_attacks;
 use super::pawns::count;
 use super::tapered::Tapered;
-use super::threats::Attacks;
 use super::trace::{Term, Trace};
 use super::weights::{MOBILITY, MOBILITY_BASE};
-
-/// The pieces that get a mobility score, in the order of [`MOBILITY`] and of every per-role
-/// table of the evaluation.
-pub const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
 /// Scores the pseudo-legal moves of `us`'s pieces, leaving out squares held by own pieces or
 /// attacked by enemy pawns, tallies the pieces attacking the enemy king's zone and gathers

@@ -2,67 +2,13 @@
 //! defended. The search resolves captures, but a position with more of the opponent's pieces
 //! under fire is better than quiescence alone can tell, since only one threat can be parried.
 
-use shakmaty::{Bitboard, Board, Color, attacks};
+use shakmaty::{Board, Color};
 
-use super::masks::pawn_attacks;
-use super::mobility::MOBILE;
+use super::attacks::{Attacks, MOBILE};
 use super::pawns::count;
 use super::tapered::Tapered;
 use super::trace::{Term, Trace};
 use super::weights::{HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK};
-
-/// The squares one side attacks: its pawns and king from the start, its knights, bishops,
-/// rooks and queens added while their moves are generated for mobility.
-#[derive(Clone, Copy, Debug)]
-pub struct Attacks {
-    /// Attacked by a piece of each role of [`MOBILE`]: knight, bishop, rook, queen.
-    pub by_role: [Bitboard; 4],
-    /// Attacked by a pawn.
-    pub by_pawns: Bitboard,
-    /// Attacked by the king.
-    pub by_king: Bitboard,
-}
-
-impl Attacks {
-    /// The attacks of `color`'s pawns and king, before any piece is added.
-    #[must_use]
-    pub fn of_pawns_and_king(board: &Board, color: Color) -> Attacks {
-        Attacks {
-            by_role: [Bitboard::EMPTY; 4],
-            by_pawns: pawn_attacks(color, board.pawns() & board.by_color(color)),
-            by_king: board.king_of(color).map_or(Bitboard::EMPTY, attacks::king_attacks),
-        }
-    }
-
-    /// Adds the squares `reach` that a piece of role [`MOBILE`]`[index]` attacks.
-    pub fn add(&mut self, index: usize, reach: Bitboard) {
-        self.by_role[index] |= reach;
-    }
-
-    /// Attacked by a knight or bishop.
-    #[must_use]
-    pub fn by_minors(&self) -> Bitboard {
-        self.by_role[0] | self.by_role[1]
-    }
-
-    /// Attacked by a rook.
-    #[must_use]
-    pub fn by_rooks(&self) -> Bitboard {
-        self.by_role[2]
-    }
-
-    /// Attacked by a knight, bishop, rook or queen.
-    #[must_use]
-    pub fn by_pieces(&self) -> Bitboard {
-        self.by_minors() | self.by_role[2] | self.by_role[3]
-    }
-
-    /// Attacked by anything.
-    #[must_use]
-    pub fn all(&self) -> Bitboard {
-        self.by_pieces() | self.by_pawns | self.by_king
-    }
-}
 
 /// Scores the threats `us` makes, given the attacks of `us`'s pieces (`ours`) and of the
 /// enemy's (`theirs`).
@@ -100,7 +46,7 @@ pub fn threats(
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Piece, Role, Square};
+    use shakmaty::{Piece, Role, Square, attacks};
 
     use super::*;
 

@@ -12,6 +12,7 @@
 
 mod dead_band;
 mod material;
+mod parameter;
 mod terra;
 
 use std::fmt;
@@ -23,6 +24,7 @@ use crate::Score;
 
 pub use dead_band::DeadBandSettings;
 pub use material::material_balance;
+pub use parameter::{Parameter, Unit, UnknownParameter};
 pub use terra::TerraSettings;
 
 /// The centipawn value given to a mate score when comparing scores.
@@ -50,7 +52,8 @@ pub enum Rules {
 }
 
 /// The policy's settings: Crafty's `resign`, `draw` and `drawscore`, and the numbers of
-/// both rule sets.
+/// both rule sets. Every number has a name and a range in [`PolicySettings::PARAMETERS`];
+/// [`PolicySettings::sanitized`] brings a loaded file's numbers into their ranges.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PolicySettings {
