@@ -196,7 +196,7 @@ pub fn xboard_score(score: i64) -> Score {
 /// Seconds as xboard writes them: `5`, or `0.25` when not whole.
 fn seconds(time: Duration) -> String {
     let millis = time.as_millis();
-    if millis % 1000 == 0 {
+    if millis.is_multiple_of(1000) {
         (millis / 1000).to_string()
     } else {
         format!("{}.{:03}", millis / 1000, millis % 1000)

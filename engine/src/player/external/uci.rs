@@ -83,10 +83,9 @@ pub(super) fn set_option(d: &mut Driver, option: &EngineOption, value: &str) -> 
 /// `setoption name MultiPV` when the wanted number of lines changed, `position`, `go`.
 pub(super) fn go(d: &mut Driver, id: u64, limits: SearchLimits) -> Result<(), End> {
     let lines = limits.multipv.unwrap_or(1).max(1);
-    if d.uci.multipv.unwrap_or(1) != lines {
-        if let Some(option) = d.options.iter().find(|o| o.name.eq_ignore_ascii_case("MultiPV")).cloned() {
-            set_option(d, &option, &lines.to_string())?;
-        }
+    let multipv = d.options.iter().find(|o| o.name.eq_ignore_ascii_case("MultiPV")).cloned();
+    if let Some(option) = multipv.filter(|_| d.uci.multipv.unwrap_or(1) != lines) {
+        set_option(d, &option, &lines.to_string())?;
     }
     d.write(&position_line(&d.start, &d.moves))?;
     d.write(&go_line(&limits))?;

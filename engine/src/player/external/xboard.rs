@@ -77,11 +77,12 @@ pub(super) fn handshake(d: &mut Driver, detect: bool) -> Result<Option<String>, 
 /// Takes note of one feature and accepts it, or rejects one Kibitz does not use.
 fn feature(d: &mut Driver, key: &str, value: &str) -> Result<(), End> {
     let on = value == "1";
+    let session = &mut d.xboard;
     let used = match key {
-        "ping" => std::mem::replace(&mut d.xboard.ping, on) || true,
-        "setboard" => std::mem::replace(&mut d.xboard.setboard, on) || true,
-        "usermove" => std::mem::replace(&mut d.xboard.usermove, on) || true,
-        "san" => std::mem::replace(&mut d.xboard.san, on) || true,
+        "ping" => set(&mut session.ping, on),
+        "setboard" => set(&mut session.setboard, on),
+        "usermove" => set(&mut session.usermove, on),
+        "san" => set(&mut session.san, on),
         "option" => match parse_feature_option(value) {
             Some(option) if !d.options.iter().any(|o| o.name == option.name) => {
                 d.options.push(option);
@@ -94,6 +95,12 @@ fn feature(d: &mut Driver, key: &str, value: &str) -> Result<(), End> {
         _ => false,
     };
     d.write(&format!("{} {key}", if used { "accepted" } else { "rejected" }))
+}
+
+/// Sets a feature's flag; the feature is used.
+fn set(flag: &mut bool, on: bool) -> bool {
+    *flag = on;
+    true
 }
 
 /// `new`, `force`, `post`, `easy`: the start position, in force mode, showing its thinking,
@@ -179,6 +186,13 @@ fn set_up(d: &mut Driver) -> Result<bool, End> {
 /// `analyze`, or the limits (`st`, `level`, `sd`, `sn`, `time`, `otim`) and `go`.
 pub(super) fn go(d: &mut Driver, id: u64, limits: SearchLimits, analyse: bool) -> Result<(), End> {
     let pos = d.position();
+    let session = &d.xboard;
+    if (session.depth.is_some() && limits.depth.is_none())
+        || (session.nodes.is_some() && limits.nodes.is_none())
+    {
+        // Only `new` removes a depth or node limit.
+        reset(d)?;
+    }
     if !set_up(d)? {
         d.message("cannot be given this position: it lacks setboard and the game does not start from the standard position".into());
         d.emit(Event::BestMove { id, best: None, ponder: None, nodes: 0, time: Duration::ZERO });
