@@ -164,10 +164,17 @@ struct Process {
 impl Process {
     /// Starts the program with piped standard streams and a reader thread for each output.
     fn start(config: &EngineConfig) -> Result<Process, String> {
-        let mut command = std::process::Command::new(&config.path);
+        // A bare name is looked up on the PATH; a path is made absolute, so that the engine
+        // can run in its own folder, where engines look for their networks and books.
+        let bare = config.path.components().count() == 1;
+        let program = if bare {
+            config.path.clone()
+        } else {
+            config.path.canonicalize().unwrap_or(config.path.clone())
+        };
+        let mut command = std::process::Command::new(&program);
         command.args(&config.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        if let Some(dir) = config.path.parent().filter(|d| d.is_dir()) {
-            // Engines look for their networks and books next to themselves.
+        if let Some(dir) = program.parent().filter(|d| !bare && d.is_dir()) {
             command.current_dir(dir);
         }
         let mut child = command.spawn().map_err(|e| e.to_string())?;

@@ -186,6 +186,11 @@ fn set_up(d: &mut Driver) -> Result<bool, End> {
 /// `analyze`, or the limits (`st`, `level`, `sd`, `sn`, `time`, `otim`) and `go`.
 pub(super) fn go(d: &mut Driver, id: u64, limits: SearchLimits, analyse: bool) -> Result<(), End> {
     let pos = d.position();
+    if !analyse && pos.legal_moves().is_empty() {
+        // The game is over: xboard engines do not answer `go` there.
+        d.emit(Event::BestMove { id, best: None, ponder: None, nodes: 0, time: Duration::ZERO });
+        return Ok(());
+    }
     let session = &d.xboard;
     if (session.depth.is_some() && limits.depth.is_none())
         || (session.nodes.is_some() && limits.nodes.is_none())
