@@ -5,17 +5,18 @@
 //! [`Event::Failed`] with the engine's last lines. The protocols' own steps are in
 //! `external/uci.rs` and `external/xboard.rs`.
 
+mod process;
 mod uci;
 mod xboard;
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Stdio};
+use std::io::Write;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use process::{Line, Process};
 use shakmaty::{Chess, Move, Position};
 
 use super::uci_wire::{fen, read_move};
@@ -24,8 +25,6 @@ use crate::{
     SearchLimits,
 };
 
-/// The longest line kept from an engine; the rest of a longer line is dropped.
-const MAX_LINE: usize = 32 * 1024;
 /// How many of the engine's last lines a failure quotes.
 const LAST_LINES: usize = 10;
 /// How much of each quoted line is kept.
@@ -141,110 +140,6 @@ impl Player for ExternalEngine {
 
     fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
         self.events.recv_timeout(timeout).ok()
-    }
-}
-
-/// A line from the engine.
-enum Line {
-    /// From its standard output.
-    Out(String),
-    /// From its standard error.
-    Err(String),
-    /// Its standard output closed.
-    Closed,
-}
-
-/// The running program and its output, line by line.
-struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<Line>,
-}
-
-impl Process {
-    /// Starts the program with piped standard streams and a reader thread for each output.
-    fn start(config: &EngineConfig) -> Result<Process, String> {
-        // A bare name is looked up on the PATH; a path is made absolute, so that the engine
-        // can run in its own folder, where engines look for their networks and books.
-        let bare = config.path.components().count() == 1;
-        let program = if bare {
-            config.path.clone()
-        } else {
-            config.path.canonicalize().unwrap_or(config.path.clone())
-        };
-        let mut command = std::process::Command::new(&program);
-        command.args(&config.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        if let Some(dir) = program.parent().filter(|d| !bare && d.is_dir()) {
-            command.current_dir(dir);
-        }
-        let mut child = command.spawn().map_err(|e| e.to_string())?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            let _ = child.kill();
-            return Err("its standard streams could not be connected".to_owned());
-        };
-        let (tx, lines) = unbounded();
-        let err_tx = tx.clone();
-        thread::spawn(move || {
-            read_lines(stdout, |line| tx.send(Line::Out(line)).is_ok());
-            let _ = tx.send(Line::Closed);
-        });
-        thread::spawn(move || read_lines(stderr, |line| err_tx.send(Line::Err(line)).is_ok()));
-        Ok(Process { child, stdin, lines })
-    }
-
-    /// Kills the program (if it still runs) and reaps it.
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    /// Waits up to `time` for the program to exit; its status if it did.
-    fn wait_exit(&mut self, time: Duration) -> Option<std::process::ExitStatus> {
-        let deadline = Instant::now() + time;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
-                _ => return None,
-            }
-        }
-    }
-}
-
-/// Reads `input` line by line as bytes, decoding each line lossily and capping it at
-/// [`MAX_LINE`], until the end or until `send` returns false.
-fn read_lines(input: impl Read, mut send: impl FnMut(String) -> bool) {
-    let mut reader = BufReader::new(input);
-    let mut line = Vec::new();
-    loop {
-        let (done, used) = match reader.fill_buf() {
-            Ok([]) | Err(_) => {
-                if !line.is_empty() {
-                    send(String::from_utf8_lossy(&line).trim_end().to_owned());
-                }
-                return;
-            }
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(at) => {
-                    line.extend_from_slice(&buf[..at.min(MAX_LINE.saturating_sub(line.len()))]);
-                    (true, at + 1)
-                }
-                None => {
-                    line.extend_from_slice(&buf[..buf.len().min(MAX_LINE.saturating_sub(line.len()))]);
-                    (false, buf.len())
-                }
-            },
-        };
-        reader.consume(used);
-        if done {
-            let text = String::from_utf8_lossy(&line).trim_end().to_owned();
-            line.clear();
-            if !send(text) {
-                return;
-            }
-        }
     }
 }
 
