@@ -56,8 +56,8 @@ pub use pgn::{
     PgnError, PgnGames, PgnStats, decode_pgn_text, pgn_date_today, pgn_stats, read_games, read_pgn, write_pgn,
 };
 pub use player::{
-    EngineConfig, EngineOption, FailureKind, OptionError, OptionKind, Player, PlayerFailure, Protocol,
-    check_option,
+    EngineConfig, EngineOption, ExternalEngine, FailureKind, OptionError, OptionKind, Player, PlayerFailure,
+    Protocol, check_option,
 };
 pub use protocol::{Command, Event, SearchInfo};
 pub use purpose::Purpose;

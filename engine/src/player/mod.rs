@@ -2,20 +2,24 @@
 //!
 //! The built-in engine (an [`EngineHandle`](crate::EngineHandle), Kibitz's own search on a
 //! thread) and external engines run as child processes speaking UCI or xboard
-//! (`ExternalEngine`) take the same [`Command`]s and report the same [`Event`]s, so the app,
+//! ([`ExternalEngine`]) take the same [`Command`]s and report the same [`Event`]s, so the app,
 //! the game conductor, the match runner and the tests drive any of them alike (after
 //! cutechess's `ChessPlayer`). Every `Go` says its [`Purpose`](crate::Purpose).
 
 mod builtin;
 mod config;
+mod external;
 mod failure;
 mod option;
+mod uci_wire;
+mod xboard_wire;
 
 use std::time::Duration;
 
 use crate::{Command, Event};
 
 pub use config::{EngineConfig, Protocol};
+pub use external::ExternalEngine;
 pub use failure::{FailureKind, PlayerFailure};
 pub use option::{EngineOption, OptionError, OptionKind, check_option};
 
