@@ -1,19 +1,42 @@
 //! What the panels ask the app to do. Panels only report actions; the app applies them in one
 //! place, after drawing.
 
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
 use kibitz_engine::{GameRecord, Level, Nag, NodeId};
+
+/// Who plays a side in a new game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatChoice {
+    /// The person at the keyboard.
+    Player,
+    /// Kibitz's own engine, at the request's level.
+    Kibitz,
+    /// A configured external engine, by its name in the settings.
+    Engine(String),
+}
 
 /// A request for a new game, validated by the dialog.
 #[derive(Clone, Debug)]
 pub struct NewGameRequest {
-    /// The player's colour.
+    /// The player's colour (the side shown at the bottom when two engines play).
     pub human: Color,
-    /// The engine's strength.
+    /// Kibitz's strength.
     pub level: Level,
     /// The start position (the initial one or a FEN's).
     pub game: GameRecord,
+    /// Who plays White and Black.
+    pub seats: ByColor<SeatChoice>,
+}
+
+impl NewGameRequest {
+    /// The player (`human`) against `opponent`.
+    #[must_use]
+    pub fn against(human: Color, opponent: SeatChoice, level: Level, game: GameRecord) -> Self {
+        let mut seats = ByColor::new_with(|_| SeatChoice::Player);
+        *seats.get_mut(!human) = opponent;
+        NewGameRequest { human, level, game, seats }
+    }
 }
 
 /// A user's request.
@@ -105,6 +128,14 @@ pub enum Action {
     SetClock(crate::clock_settings::ClockSettings),
     /// Close the clock settings.
     CloseClockSettings,
+    /// Open the list of external engines.
+    ShowEngines,
+    /// Pick an engine program in the native file dialog.
+    BrowseEngine,
+    /// Keep this list of engines.
+    SetEngines(Vec<kibitz_engine::EngineConfig>),
+    /// Close the list of engines.
+    CloseEngines,
     /// Set the running clocks by hand: the player's time, then Kibitz's.
     CorrectClock(std::time::Duration, std::time::Duration),
 }

@@ -8,15 +8,17 @@ use std::time::{Duration, Instant};
 use egui::{Key, Ui};
 use kibitz_engine::conductor::{Conductor, GameEvent};
 use kibitz_engine::{
-    Clock, Command, EngineHandle, GameRecord, LearnFlags, Level, Nag, NodeId, pgn_date_today, write_pgn,
+    Clock, Command, EngineHandle, ExternalEngine, GameRecord, LearnFlags, Level, Nag, NodeId, SearchLimits,
+    pgn_date_today, write_pgn,
 };
 use shakmaty::fen::Fen;
-use shakmaty::{ByColor, Color, EnPassantMode, Move, Position};
+use shakmaty::{Color, EnPassantMode, Move, Position};
 
-use crate::action::{Action, NewGameRequest};
+use crate::action::{Action, NewGameRequest, SeatChoice};
 use crate::board::{BoardState, BoardView, board_ui};
 use crate::board_editor::{BoardEditor, EditorEvent};
 use crate::clock_settings::{ClockDialog, ClockDialogResult};
+use crate::engines_panel::{EnginesDialog, EnginesResult};
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
 use crate::game_list::{GameList, GameListEvent};
 use crate::learning::Learning;
@@ -31,6 +33,9 @@ use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
 use crate::side_panel::{PanelModel, SidePanel};
 use crate::table::{EngineSeat, News, Seat, Table};
+
+/// How long an external engine thinks per move in a game without a clock.
+const EXTERNAL_MOVE_TIME: Duration = Duration::from_secs(2);
 
 /// How the app is set up: where files live, how files are picked, and whether to take a
 /// screenshot and quit.
@@ -95,6 +100,7 @@ pub struct KibitzApp {
     clock_dialog: Option<ClockDialog>,
     policy_dialog: Option<PolicyDialog>,
     learning_dialog: Option<LearningDialog>,
+    engines_dialog: Option<EnginesDialog>,
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
@@ -174,13 +180,15 @@ impl KibitzApp {
             clock_dialog: None,
             policy_dialog: None,
             learning_dialog: None,
+            engines_dialog: None,
             learning,
             files,
             pieces: None,
             screenshot: screenshot.map(|path| Screenshot { path, requested: false, done: Arc::default() }),
             frames: 0,
         };
-        app.table = app.new_table(human, app.level, GameRecord::new());
+        let first = NewGameRequest::against(human, SeatChoice::Kibitz, app.level, GameRecord::new());
+        app.table = app.new_table(&first);
         app
     }
 
@@ -253,6 +261,9 @@ impl KibitzApp {
                 News::Game(event) => self.game_event(event),
             }
         }
+        if let Some(dialog) = self.engines_dialog.as_mut() {
+            dialog.drain();
+        }
         while let Some(event) = self.files.try_recv() {
             match event {
                 FileEvent::Opened(path, Ok(game)) => {
@@ -278,6 +289,11 @@ impl KibitzApp {
                 }
                 FileEvent::WriteFailed(path, e) => {
                     self.notices.push(format!("Could not write {}: {e}", path.display()));
+                }
+                FileEvent::EnginePicked(path) => {
+                    if let Some(dialog) = self.engines_dialog.as_mut() {
+                        dialog.add(path);
+                    }
                 }
             }
         }
@@ -405,16 +421,24 @@ impl KibitzApp {
 
     fn save_session(&self) {
         let mut saved = SavedGame::new(self.table.game(), self.human, self.level);
-        saved.study = self.study;
+        // A game between two engines comes back as a study of its moves.
+        saved.study = self.study || self.table.is_engine(self.human);
+        let opponent = self.table.seats.get(!self.human);
+        if opponent.engine.as_ref().is_some_and(|e| !e.builtin) {
+            saved.opponent = Some(opponent.name.clone());
+        }
         self.files.write(self.paths.current_game_file(), saved.to_json());
     }
 
-    /// A table for a game of the player (`human`) against Kibitz at `level`, with the
-    /// clock and manners of the settings.
-    fn new_table(&self, human: Color, level: Level, mut game: GameRecord) -> Table {
+    /// A table for a new game: its seats as requested, the clock and the engines' manners
+    /// of the settings. The player's clock is the first of the settings' controls, every
+    /// engine's the second.
+    fn new_table(&self, request: &NewGameRequest) -> Table {
+        let mut game = request.game.clone();
+        let person = |side: Color| *request.seats.get(side) == SeatChoice::Player;
         let clock = self.settings.clock.controls().map(|(player, engine)| {
-            let (white, black) = if human == Color::White { (player, engine) } else { (engine, player) };
-            Clock::new(white, black)
+            let control = |side: Color| if person(side) { player.clone() } else { engine.clone() };
+            Clock::new(control(Color::White), control(Color::Black))
         });
         if let Some(clock) = &clock {
             let (white, black) = (clock.control(Color::White).to_pgn(), clock.control(Color::Black).to_pgn());
@@ -426,11 +450,20 @@ impl KibitzApp {
                 game.set_tag("BlackTimeControl", &black);
             }
         }
-        let kibitz = self.kibitz_seat(level);
-        let mut seats = ByColor::new_with(|_| Seat::person("Player"));
-        *seats.get_mut(!human) = kibitz;
-        let policies = ByColor::new_with(|side| (side != human).then(|| self.settings.policy.clone()));
-        Table::new(Conductor::new(game, clock, policies), seats)
+        let timed = clock.as_ref().is_some_and(Clock::is_timed);
+        let seats = request.seats.clone().map(|choice| match choice {
+            SeatChoice::Player => Seat::person("You"),
+            SeatChoice::Kibitz => self.kibitz_seat(request.level),
+            SeatChoice::Engine(name) => self.external_seat(&name, timed),
+        });
+        let policies =
+            request.seats.clone().map(|c| (c != SeatChoice::Player).then(|| self.settings.policy.clone()));
+        let mut conductor = Conductor::new(game, clock, policies);
+        if !person(Color::White) && !person(Color::Black) {
+            // Engines need no first move to settle in: their clocks run from the start.
+            conductor.start_clock();
+        }
+        Table::new(conductor, seats)
     }
 
     /// Kibitz's own engine at `level`, with its book and what it learned.
@@ -446,11 +479,23 @@ impl KibitzApp {
         Seat::engine("Kibitz", EngineSeat::new(Box::new(handle), level.limits(), true))
     }
 
+    /// A configured external engine, started now; it searches within the clock, or for
+    /// [`EXTERNAL_MOVE_TIME`] a move when the game has none.
+    fn external_seat(&self, name: &str, timed: bool) -> Seat {
+        let Some(config) = self.settings.engine(name).cloned() else {
+            return Seat::person(&format!("{name} (not configured)"));
+        };
+        let repaint = Arc::clone(&self.repaint);
+        let player = ExternalEngine::spawn(config, move || repaint());
+        let base = if timed { SearchLimits::default() } else { SearchLimits::movetime(EXTERNAL_MOVE_TIME) };
+        Seat::engine(name, EngineSeat::new(Box::new(player), base, false))
+    }
+
     fn start(&mut self, request: NewGameRequest) {
         self.stop_engine();
         self.human = request.human;
         self.level = request.level;
-        self.table = self.new_table(request.human, request.level, request.game);
+        self.table = self.new_table(&request);
         self.cursor = None;
         self.board.clear();
         self.board.flipped = self.human == Color::Black;
@@ -493,16 +538,20 @@ impl KibitzApp {
 
     fn apply(&mut self, action: Action) {
         match action {
-            Action::ShowNewGame => self.new_game = Some(NewGameDialog::new(self.settings.color, self.level)),
+            Action::ShowNewGame => self.new_game = Some(NewGameDialog::new(&self.settings)),
             Action::NewGame(mut request) => {
                 if let Some(dialog) = &self.new_game {
                     self.settings.color = dialog.color;
+                    self.settings.opponent = dialog.opponent.clone();
+                    self.settings.watch = dialog.watch.clone();
                 }
-                let engine_name = format!("Kibitz ({})", request.level.label());
-                let (white, black) = match request.human {
-                    Color::White => ("Player".to_string(), engine_name),
-                    Color::Black => (engine_name, "Player".to_string()),
+                let level = request.level;
+                let name = |choice: &SeatChoice| match choice {
+                    SeatChoice::Player => "Player".to_string(),
+                    SeatChoice::Kibitz => format!("Kibitz ({})", level.label()),
+                    SeatChoice::Engine(name) => name.clone(),
                 };
+                let (white, black) = (name(&request.seats.white), name(&request.seats.black));
                 let game = &mut request.game;
                 game.set_tag("Event", "Kibitz game");
                 game.set_tag("Date", &pgn_date_today());
@@ -608,6 +657,16 @@ impl KibitzApp {
                 self.notices.push("Kibitz forgot everything it had learned from its games.".into());
             }
             Action::CloseLearningSettings => self.learning_dialog = None,
+            Action::ShowEngines => {
+                self.engines_dialog =
+                    Some(EnginesDialog::new(self.settings.engines.clone(), Arc::clone(&self.repaint)));
+            }
+            Action::BrowseEngine => self.files.pick_engine(),
+            Action::SetEngines(engines) => {
+                self.settings.engines = engines;
+                self.engines_dialog = None;
+            }
+            Action::CloseEngines => self.engines_dialog = None,
             Action::SetUpPosition => {
                 let mut editor = BoardEditor::new(self.table.game().position_at_node(self.current()));
                 editor.set_flipped(self.board.flipped);
@@ -619,14 +678,15 @@ impl KibitzApp {
                     if saved.study {
                         self.open_study(game);
                     } else {
-                        self.start(NewGameRequest { human: saved.human(), level: saved.level, game });
+                        let opponent = saved.opponent.clone().map_or(SeatChoice::Kibitz, SeatChoice::Engine);
+                        self.start(NewGameRequest::against(saved.human(), opponent, saved.level, game));
                     }
                 }
             }
             Action::DiscardSaved => {
                 self.resume = None;
                 self.resume_saved = None;
-                self.new_game = Some(NewGameDialog::new(self.settings.color, self.level));
+                self.new_game = Some(NewGameDialog::new(&self.settings));
             }
             Action::CloseGameOver => self.game_over_open = false,
             Action::DismissNotice(i) => {
@@ -685,7 +745,7 @@ impl KibitzApp {
     /// Opens a game to study: browse, annotate, add variations; Kibitz does not play.
     fn open_study(&mut self, game: GameRecord) {
         let human = game.position().turn();
-        self.start(NewGameRequest { human, level: self.level, game });
+        self.start(NewGameRequest::against(human, SeatChoice::Kibitz, self.level, game));
         self.study = true;
         self.game_over_open = false;
         self.cursor = Some(NodeId::ROOT);
@@ -725,7 +785,7 @@ impl KibitzApp {
         game.set_tag("Result", "*");
         let human = game.position().turn();
         self.study = false;
-        self.start(NewGameRequest { human, level: self.level, game });
+        self.start(NewGameRequest::against(human, SeatChoice::Kibitz, self.level, game));
     }
 
     fn can_move(&self) -> bool {
@@ -736,6 +796,7 @@ impl KibitzApp {
             || self.clock_dialog.is_some()
             || self.policy_dialog.is_some()
             || self.learning_dialog.is_some()
+            || self.engines_dialog.is_some()
             || self.confirm_resign;
         if self.study {
             return !blocked;
@@ -894,14 +955,22 @@ impl KibitzApp {
         let mut actions = Vec::new();
         self.handle_keys(&ctx, &mut actions);
 
-        let engine_line = self.table.seats.get(!self.human).line.clone();
+        let seats = &self.table.seats;
+        let lines: Vec<(&str, Option<&str>)> = [Color::White, Color::Black]
+            .into_iter()
+            .map(|c| seats.get(c))
+            .filter(|seat| seat.engine.is_some())
+            .map(|seat| (seat.name.as_str(), seat.line.as_deref()))
+            .collect();
         let model = PanelModel {
             game: self.table.game(),
             current: self.current(),
             study: self.study,
             viewing: self.viewing(),
             human: self.human,
-            engine_line: engine_line.as_deref(),
+            names: [seats.white.name.as_str(), seats.black.name.as_str()],
+            lines,
+            watching: self.table.is_engine(self.human),
             notices: &self.notices,
             clock: self.table.conductor.clock(),
             warn: Duration::from_secs(self.settings.clock.warn_seconds),
@@ -991,6 +1060,13 @@ impl KibitzApp {
                 LearningDialogResult::Cancel => actions.push(Action::CloseLearningSettings),
                 LearningDialogResult::Apply(choices) => actions.push(Action::SetLearning(choices)),
                 LearningDialogResult::Clear => actions.push(Action::ClearLearned),
+            }
+        } else if let Some(dialog) = self.engines_dialog.as_mut() {
+            match dialog.ui(&ctx) {
+                EnginesResult::Open => {}
+                EnginesResult::Browse => actions.push(Action::BrowseEngine),
+                EnginesResult::Save(engines) => actions.push(Action::SetEngines(engines)),
+                EnginesResult::Cancel => actions.push(Action::CloseEngines),
             }
         } else if self.confirm_resign {
             confirm_resign_ui(&ctx, &mut actions);

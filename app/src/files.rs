@@ -18,6 +18,10 @@ pub trait FilePicker: Send + Sync {
     fn save_position(&self, suggested_name: &str) -> Option<PathBuf> {
         self.save_pgn(suggested_name)
     }
+    /// An engine program to add, or `None` if the user cancelled.
+    fn open_engine(&self) -> Option<PathBuf> {
+        None
+    }
 }
 
 /// The platform's file dialogs (XDG portal, or zenity as a fallback).
@@ -44,6 +48,10 @@ impl FilePicker for NativePicker {
             .set_file_name(suggested_name)
             .save_file()
     }
+
+    fn open_engine(&self) -> Option<PathBuf> {
+        rfd::FileDialog::new().set_title("Add a UCI or xboard engine").pick_file()
+    }
 }
 
 /// The outcome of a background file operation.
@@ -59,6 +67,8 @@ pub enum FileEvent {
     Saved(PathBuf, Result<(), String>),
     /// A write of the user's own data (settings, game in progress) failed.
     WriteFailed(PathBuf, String),
+    /// The user picked an engine program to add.
+    EnginePicked(PathBuf),
 }
 
 /// Runs file operations on worker threads and reports back through a channel.
@@ -100,6 +110,12 @@ impl Files {
     pub fn open_game(&self) {
         let picker = self.picker.clone();
         self.spawn(move || picker.open_pgn().map(open_file));
+    }
+
+    /// Asks for an engine program to add, in the background.
+    pub fn pick_engine(&self) {
+        let picker = self.picker.clone();
+        self.spawn(move || picker.open_engine().map(FileEvent::EnginePicked));
     }
 
     /// Opens a file given on the command line or dropped on the window, in the background.

@@ -8,6 +8,7 @@ mod board_editor;
 mod board_geometry;
 mod clock_settings;
 mod clock_view;
+mod engines_panel;
 mod files;
 mod game_list;
 mod learning;

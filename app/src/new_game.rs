@@ -1,35 +1,52 @@
-//! The "New game" dialog: colour, strength and start position.
+//! The "New game" dialog: colour, opponent (Kibitz at a level, or a configured external
+//! engine), or two engines to watch, and the start position.
 
-use egui::{Context, Id, Modal, TextEdit};
+use egui::{ComboBox, Context, Id, Modal, TextEdit, Ui};
 use kibitz_engine::{GameRecord, Level};
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
-use crate::action::{Action, NewGameRequest};
-use crate::settings::ColorChoice;
+use crate::action::{Action, NewGameRequest, SeatChoice};
+use crate::settings::{ColorChoice, Settings};
 
 /// The dialog's state while it is open.
 pub struct NewGameDialog {
-    /// The colour asked for.
+    /// The colour asked for, or watching two engines.
     pub color: ColorChoice,
-    /// The strength asked for.
+    /// Kibitz's strength.
     pub level: Level,
+    /// The opponent: an engine's name, or `None` for Kibitz.
+    pub opponent: Option<String>,
+    /// The engines to watch (White, Black): names, `None` for Kibitz.
+    pub watch: [Option<String>; 2],
     /// A FEN to start from; empty for the initial position.
     pub fen: String,
+    /// The names of the configured engines.
+    engines: Vec<String>,
     error: Option<String>,
 }
 
 impl NewGameDialog {
     /// A dialog preset with the last choices.
     #[must_use]
-    pub fn new(color: ColorChoice, level: Level) -> Self {
-        NewGameDialog { color, level, fen: String::new(), error: None }
+    pub fn new(settings: &Settings) -> Self {
+        let engines: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
+        let known = |name: &Option<String>| name.clone().filter(|n| engines.contains(n));
+        NewGameDialog {
+            color: settings.color,
+            level: settings.level,
+            opponent: known(&settings.opponent),
+            watch: [known(&settings.watch[0]), known(&settings.watch[1])],
+            fen: String::new(),
+            engines,
+            error: None,
+        }
     }
 
     /// Shows the dialog. Returns `false` once it should close.
     pub fn ui(&mut self, ctx: &Context, actions: &mut Vec<Action>) -> bool {
         let mut open = true;
         let modal = Modal::new(Id::unique("new-game")).show(ctx, |ui| {
-            ui.set_width(420.0);
+            ui.set_width(440.0);
             ui.heading("New game");
             ui.add_space(6.0);
             ui.horizontal(|ui| {
@@ -38,8 +55,25 @@ impl NewGameDialog {
                 ui.radio_value(&mut self.color, ColorChoice::Black, "Black");
                 ui.radio_value(&mut self.color, ColorChoice::Random, "Random colour");
             });
+            ui.radio_value(&mut self.color, ColorChoice::Watch, "Watch two engines play each other");
+            if self.color == ColorChoice::Watch {
+                let engines = self.engines.clone();
+                ui.horizontal(|ui| engine_combo(ui, "White engine", &engines, &mut self.watch[0]));
+                ui.horizontal(|ui| engine_combo(ui, "Black engine", &engines, &mut self.watch[1]));
+            } else {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("Opponent");
+                    ui.radio_value(&mut self.opponent, None, "Kibitz");
+                    for name in &self.engines {
+                        ui.radio_value(&mut self.opponent, Some(name.clone()), name);
+                    }
+                });
+                if self.engines.is_empty() {
+                    ui.weak("Add UCI or xboard engines under \"Engines\" to play them.");
+                }
+            }
             ui.horizontal(|ui| {
-                ui.label("Strength");
+                ui.label("Kibitz's strength");
                 for level in Level::ALL {
                     ui.radio_value(&mut self.level, level, level.label());
                 }
@@ -80,11 +114,28 @@ impl NewGameDialog {
         } else {
             GameRecord::from_fen(&self.fen).map_err(|e| e.to_string())?
         };
+        let choice = |name: &Option<String>| name.clone().map_or(SeatChoice::Kibitz, SeatChoice::Engine);
         let human = match self.color {
-            ColorChoice::White => Color::White,
+            ColorChoice::White | ColorChoice::Watch => Color::White,
             ColorChoice::Black => Color::Black,
             ColorChoice::Random => Color::from_white(rand::random::<bool>()),
         };
-        Ok(NewGameRequest { human, level: self.level, game })
+        if self.color == ColorChoice::Watch {
+            let seats = ByColor { white: choice(&self.watch[0]), black: choice(&self.watch[1]) };
+            return Ok(NewGameRequest { human, level: self.level, game, seats });
+        }
+        Ok(NewGameRequest::against(human, choice(&self.opponent), self.level, game))
     }
+}
+
+/// A combo box choosing Kibitz or one of the configured engines.
+fn engine_combo(ui: &mut Ui, label: &str, engines: &[String], chosen: &mut Option<String>) {
+    ui.label(label);
+    let text = chosen.clone().unwrap_or_else(|| "Kibitz".into());
+    ComboBox::from_id_salt(label).selected_text(text).show_ui(ui, |ui| {
+        ui.selectable_value(chosen, None, "Kibitz");
+        for name in engines {
+            ui.selectable_value(chosen, Some(name.clone()), name);
+        }
+    });
 }

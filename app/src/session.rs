@@ -21,13 +21,22 @@ pub struct SavedGame {
     /// Whether it is a study (an opened game being annotated) rather than a game against Kibitz.
     #[serde(default)]
     pub study: bool,
+    /// The external engine the player faced (its name in the settings); `None` for Kibitz.
+    #[serde(default)]
+    pub opponent: Option<String>,
 }
 
 impl SavedGame {
     /// Captures a game for saving.
     #[must_use]
     pub fn new(game: &GameRecord, human: Color, level: Level) -> Self {
-        SavedGame { pgn: write_pgn(game), human_white: human == Color::White, level, study: false }
+        SavedGame {
+            pgn: write_pgn(game),
+            human_white: human == Color::White,
+            level,
+            study: false,
+            opponent: None,
+        }
     }
 
     /// The player's colour.

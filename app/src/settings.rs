@@ -4,7 +4,7 @@ use std::fs;
 use std::path::Path;
 
 use kibitz_engine::policy::PolicySettings;
-use kibitz_engine::{BookSettings, Level};
+use kibitz_engine::{BookSettings, EngineConfig, Level};
 use serde::{Deserialize, Serialize};
 
 use crate::clock_settings::ClockSettings;
@@ -20,6 +20,8 @@ pub enum ColorChoice {
     Black,
     /// A coin decides.
     Random,
+    /// Two engines play each other; the player watches.
+    Watch,
 }
 
 /// Everything Kibitz remembers between runs. Missing fields take their defaults, so older and
@@ -49,6 +51,12 @@ pub struct Settings {
     pub clock: ClockSettings,
     /// When Kibitz resigns, offers and accepts draws.
     pub policy: PolicySettings,
+    /// The external engines the user added.
+    pub engines: Vec<EngineConfig>,
+    /// The opponent chosen last: an engine's name, or `None` for Kibitz.
+    pub opponent: Option<String>,
+    /// The engines chosen last to play each other (White, Black): names, `None` for Kibitz.
+    pub watch: [Option<String>; 2],
 }
 
 impl Default for Settings {
@@ -64,6 +72,9 @@ impl Default for Settings {
             book: BookSettings::default(),
             clock: ClockSettings::default(),
             policy: PolicySettings::default(),
+            engines: Vec::new(),
+            opponent: None,
+            watch: [None, None],
         }
     }
 }
@@ -111,6 +122,12 @@ impl Settings {
     #[must_use]
     pub fn to_json(&self) -> Vec<u8> {
         serde_json::to_vec_pretty(self).unwrap_or_default()
+    }
+
+    /// The configured engine named `name`.
+    #[must_use]
+    pub fn engine(&self, name: &str) -> Option<&EngineConfig> {
+        self.engines.iter().find(|e| e.name == name)
     }
 
     /// Brings out-of-range values back into range.

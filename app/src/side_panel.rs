@@ -23,8 +23,12 @@ pub struct PanelModel<'a> {
     pub viewing: usize,
     /// The player's colour.
     pub human: Color,
-    /// The engine's current line, already formatted, while it thinks.
-    pub engine_line: Option<&'a str>,
+    /// The name of each side's player ("You", "Kibitz", an engine's name).
+    pub names: [&'a str; 2],
+    /// Each engine's name and its current or last line, already formatted.
+    pub lines: Vec<(&'a str, Option<&'a str>)>,
+    /// Whether two engines play and the player watches.
+    pub watching: bool,
     /// Messages for the player.
     pub notices: &'a [String],
     /// The game's clock, if it has one.
@@ -39,6 +43,14 @@ pub struct PanelModel<'a> {
     pub engine_offer: Option<&'a str>,
     /// Whether the player's own offer awaits Kibitz's answer.
     pub offer_pending: bool,
+}
+
+impl PanelModel<'_> {
+    /// The name of `side`'s player.
+    #[must_use]
+    pub fn name(&self, side: Color) -> &str {
+        self.names[usize::from(side == Color::Black)]
+    }
 }
 
 /// The side panel's own state: the move being typed and its error.
@@ -58,10 +70,10 @@ impl SidePanel {
     pub fn ui(&mut self, ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {
         if let Some(clock) = model.clock {
             egui::Panel::top("engine-clock")
-                .show(ui, |ui| clock_ui(ui, clock, !model.human, "Kibitz", model.warn));
+                .show(ui, |ui| clock_ui(ui, clock, !model.human, model.name(!model.human), model.warn));
             egui::Panel::bottom("player-clock").show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    clock_ui(ui, clock, model.human, "You", model.warn);
+                    clock_ui(ui, clock, model.human, model.name(model.human), model.warn);
                     let running = clock.is_started() && !clock.is_paused();
                     let pause =
                         if clock.is_started() && clock.is_paused() { "Resume clock" } else { "Pause clock" };
@@ -123,15 +135,15 @@ impl SidePanel {
             }
         });
         ui.horizontal_wrapped(|ui| {
-            let can_offer = model.live && !model.offer_pending && model.engine_offer.is_none();
+            let live = model.live && !model.watching;
+            let can_offer = live && !model.offer_pending && model.engine_offer.is_none();
             if ui.add_enabled(can_offer, egui::Button::new("Offer draw")).clicked() {
                 actions.push(Action::OfferDraw);
             }
-            if ui.add_enabled(model.live, egui::Button::new("Resign")).clicked() {
+            if ui.add_enabled(live, egui::Button::new("Resign")).clicked() {
                 actions.push(Action::AskResign);
             }
-            let claim =
-                ui.add_enabled(model.live && model.claimable.is_some(), egui::Button::new("Claim draw"));
+            let claim = ui.add_enabled(live && model.claimable.is_some(), egui::Button::new("Claim draw"));
             if claim.clicked() {
                 actions.push(Action::ClaimDraw);
             }
@@ -147,9 +159,15 @@ impl SidePanel {
             if ui.button("Learning and book settings").clicked() {
                 actions.push(Action::ShowLearningSettings);
             }
+            if ui.button("Engines").clicked() {
+                actions.push(Action::ShowEngines);
+            }
         });
         if model.offer_pending {
-            ui.weak("You offered a draw; Kibitz answers after it has thought about its move.");
+            ui.weak(format!(
+                "You offered a draw; {} answers after it has thought about its move.",
+                model.name(!model.human)
+            ));
         }
         if let Some(offer) = model.engine_offer {
             egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -167,11 +185,17 @@ impl SidePanel {
         ui.separator();
         self.move_entry(ui, model, actions);
         ui.separator();
-        ui.label(RichText::new("Engine").strong());
-        match model.engine_line {
-            Some(line) => ui.label(RichText::new(line).monospace()),
-            None => ui.weak("Waiting for its turn."),
-        };
+        if model.lines.is_empty() {
+            ui.label(RichText::new("Engine").strong());
+            ui.weak("No engine plays in a study.");
+        }
+        for (name, line) in &model.lines {
+            ui.label(RichText::new(*name).strong());
+            match line {
+                Some(line) => ui.label(RichText::new(*line).monospace()),
+                None => ui.weak("Waiting for its turn."),
+            };
+        }
         ui.separator();
         if model.study {
             edit_toolbar(ui, model.game, model.current, &mut self.comment, actions);
@@ -228,9 +252,9 @@ fn status_text(model: &PanelModel<'_>) -> String {
     }
     let turn = game.position().turn();
     let side = if turn == Color::White { "White" } else { "Black" };
-    if turn == model.human {
+    if turn == model.human && !model.watching {
         format!("{side} to move: your turn")
     } else {
-        format!("{side} to move: Kibitz is thinking")
+        format!("{side} to move: {} is thinking", model.name(turn))
     }
 }
