@@ -990,6 +990,8 @@ impl KibitzApp {
             position: self.table.game().position_at_node(current),
             last_move: self.table.game().node(current).and_then(|n| n.mv()),
             interactive: self.can_move(),
+            arrows: &[],
+            marks: &[],
         };
         let mut played = None;
         let mut edited = None;

@@ -4,9 +4,10 @@
 use egui::{
     Color32, CornerRadius, Id, LayerId, Order, Pos2, Rect, Sense, Stroke, Ui, Vec2, WidgetInfo, accesskit,
 };
-use shakmaty::{Chess, File, Move, Piece, Position, Role, Square};
+use shakmaty::{Chess, Move, Piece, Position, Role, Square};
 
-use crate::board_geometry::{Geometry, UV, role_name};
+use crate::board_geometry::{Geometry, UV, role_name, target_square};
+use crate::board_marks::{Arrow, Mark, paint_arrows, paint_marks};
 use crate::pieces::PieceTextures;
 
 const LAST_MOVE: Color32 = Color32::from_rgba_premultiplied(0x3e, 0x50, 0x00, 0x69);
@@ -52,6 +53,10 @@ pub struct BoardView<'a> {
     pub last_move: Option<Move>,
     /// Whether the player may move pieces now.
     pub interactive: bool,
+    /// Arrows drawn over the pieces (analysis lines, book moves).
+    pub arrows: &'a [Arrow],
+    /// Tinted squares drawn under the pieces.
+    pub marks: &'a [Mark],
 }
 
 /// Shows the board in the space available and returns the move the player made, if any.
@@ -88,17 +93,6 @@ pub fn board_ui(
     paint(ui, state, view, &geometry, pieces);
     geometry.describe_squares(ui, id, view.position.board());
     played
-}
-
-/// Where the player puts a piece to make this move: castling is shown as the king's two-step.
-fn target_square(m: Move) -> Square {
-    match m {
-        Move::Castle { king, rook } => {
-            let file = if rook.file() > king.file() { File::G } else { File::C };
-            Square::from_coords(file, king.rank())
-        }
-        _ => m.to(),
-    }
 }
 
 /// The legal moves from `from` to `to` (several when they differ by promotion piece). The king
@@ -265,6 +259,7 @@ fn paint(ui: &Ui, state: &BoardState, view: &BoardView<'_>, geometry: &Geometry,
             painter.rect_filled(geometry.square_rect(sq), CornerRadius::ZERO, LAST_MOVE);
         }
     }
+    paint_marks(&painter, geometry, view.marks);
     if let Some(sq) = state.selected {
         painter.rect_filled(geometry.square_rect(sq), CornerRadius::ZERO, SELECTED);
     }
@@ -289,6 +284,8 @@ fn paint(ui: &Ui, state: &BoardState, view: &BoardView<'_>, geometry: &Geometry,
         }
         painter.image(pieces.get(piece).id(), geometry.square_rect(sq), UV, Color32::WHITE);
     }
+
+    paint_arrows(&painter, geometry, view.arrows);
 
     if let Some(from) = state.selected {
         for m in pos.legal_moves().into_iter().filter(|m| m.from() == Some(from)) {

@@ -2,7 +2,7 @@
 //! colours, the coordinates along the edges, and one accessible node per square.
 
 use egui::{Align2, Color32, CornerRadius, FontId, Id, Pos2, Rect, Ui, Vec2, accesskit};
-use shakmaty::{Board, Color, File, Rank, Role, Square};
+use shakmaty::{Board, Color, File, Move, Rank, Role, Square};
 
 /// The light squares (lichess's brown board).
 pub const LIGHT: Color32 = Color32::from_rgb(0xf0, 0xd9, 0xb5);
@@ -109,6 +109,18 @@ impl Geometry {
 #[must_use]
 pub fn is_light(sq: Square) -> bool {
     (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1
+}
+
+/// Where the player puts a piece to make this move: castling is shown as the king's two-step.
+#[must_use]
+pub fn target_square(m: Move) -> Square {
+    match m {
+        Move::Castle { king, rook } => {
+            let file = if rook.file() > king.file() { File::G } else { File::C };
+            Square::from_coords(file, king.rank())
+        }
+        _ => m.to(),
+    }
 }
 
 /// "e4, white knight" or "e4, empty".

@@ -6,6 +6,7 @@ mod app;
 mod board;
 mod board_editor;
 mod board_geometry;
+mod board_marks;
 mod clock_settings;
 mod clock_view;
 mod engines_panel;
@@ -28,8 +29,10 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 pub use app::{AppOptions, KibitzApp};
+pub use board::{BoardState, BoardView, board_ui};
 pub use board_editor::{BoardEditor, EditorEvent, PieceTextures, Tool};
 pub use board_geometry::square_label;
+pub use board_marks::{Arrow, Mark};
 pub use clock_settings::ClockSettings;
 pub use files::FilePicker;
 pub use game_list::{GameList, GameListEvent};
