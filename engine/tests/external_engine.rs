@@ -152,6 +152,32 @@ fn stockfish_plays_and_analyses_over_uci() {
     let best = best_move(&sf, 2, Duration::from_secs(5)).expect("a move");
     assert!(pos.is_legal(best));
     assert!(stopped.elapsed() < Duration::from_secs(2));
+
+    // A new search while one runs stops it first: both end, in order.
+    sf.send(go(3, Purpose::Analyse, SearchLimits { infinite: true, ..Default::default() }));
+    sf.send(go(4, Purpose::Play, SearchLimits::depth(6)));
+    let mut ended = Vec::new();
+    wait_for(&sf, Duration::from_secs(30), |e| match e {
+        Event::BestMove { id, best, .. } => {
+            assert!(best.is_some_and(|m| pos.is_legal(m)));
+            ended.push(*id);
+            (*id == 4).then_some(())
+        }
+        _ => None,
+    });
+    assert_eq!(ended, [3, 4]);
+
+    // Pondering: the search counts on the clock only after the ponder hit.
+    let clock = Duration::from_secs(60);
+    let limits = SearchLimits { ponder: true, wtime: Some(clock), btime: Some(clock), ..Default::default() };
+    sf.send(go(5, Purpose::Play, limits));
+    let pondering = Instant::now() + Duration::from_millis(300);
+    while let Some(left) = pondering.checked_duration_since(Instant::now()) {
+        let event = sf.recv_timeout(left);
+        assert!(!matches!(event, Some(Event::BestMove { .. })), "no move before the ponder hit");
+    }
+    sf.send(Command::PonderHit);
+    assert!(pos.is_legal(best_move(&sf, 5, Duration::from_secs(30)).expect("a move")));
     sf.send(Command::Quit);
 }
 

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, select, unbounded};
 use process::{Line, Process};
 use shakmaty::{Chess, Move, Position};
 
@@ -139,7 +139,15 @@ impl Player for ExternalEngine {
     }
 
     fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
-        self.events.recv_timeout(timeout).ok()
+        match self.events.recv_timeout(timeout) {
+            Ok(event) => Some(event),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                // A dead engine waits like a silent one, so that callers polling it do not spin.
+                thread::sleep(timeout);
+                None
+            }
+        }
     }
 }
 
@@ -338,11 +346,12 @@ impl Driver {
                 self.go(id, limits, true)?
             }
             Command::Go { id, purpose, limits } => self.go(id, limits, purpose == crate::Purpose::Analyse)?,
-            Command::PonderHit => match () {
-                () if self.is_xboard() => xboard::ponder_hit(self)?,
-                () if self.search.as_ref().is_some_and(|s| s.limits.ponder) => self.write("ponderhit")?,
-                () => {}
-            },
+            Command::PonderHit if self.is_xboard() => xboard::ponder_hit(self)?,
+            Command::PonderHit => {
+                if self.search.as_ref().is_some_and(|s| s.limits.ponder) {
+                    self.write("ponderhit")?;
+                }
+            }
             Command::ClearHash => {
                 if let Some(button) = self.options.iter().find(|o| o.name.eq_ignore_ascii_case("Clear Hash"))
                 {
