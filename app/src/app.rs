@@ -17,6 +17,7 @@ use shakmaty::{Color, EnPassantMode, Move, Position};
 use crate::action::{Action, NewGameRequest, SeatChoice};
 use crate::board::{BoardState, BoardView, board_ui};
 use crate::board_editor::{BoardEditor, EditorEvent};
+use crate::board_marks::Arrow;
 use crate::clock_settings::{ClockDialog, ClockDialogResult};
 use crate::engines_panel::{EnginesDialog, EnginesResult};
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
@@ -986,11 +987,18 @@ impl KibitzApp {
             .show(ui, |ui| self.side_panel.ui(ui, &model, &mut actions));
 
         let current = self.current();
+        // While two engines play, the board shows the move the one to move is considering.
+        let arrows: Vec<Arrow> = match self.table.considered() {
+            Some((m, score)) if self.cursor.is_none() && self.table.is_engine(self.human) => {
+                vec![Arrow::from_move(&m, Arrow::BEST, Some(score))]
+            }
+            _ => Vec::new(),
+        };
         let view = BoardView {
             position: self.table.game().position_at_node(current),
             last_move: self.table.game().node(current).and_then(|n| n.mv()),
             interactive: self.can_move(),
-            arrows: &[],
+            arrows: &arrows,
             marks: &[],
         };
         let mut played = None;

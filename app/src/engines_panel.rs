@@ -260,17 +260,21 @@ fn option_ui(ui: &mut Ui, config: &mut EngineConfig, option: &EngineOption) {
         }
         OptionKind::Spin { min, max, .. } => {
             let mut n = chosen.parse::<i64>().unwrap_or(*min).clamp(*min, *max);
-            ui.label(name);
-            ui.add(DragValue::new(&mut n).range(*min..=*max));
+            let label = ui.label(name);
+            ui.add(DragValue::new(&mut n).range(*min..=*max)).labelled_by(label.id);
             chosen = n.to_string();
         }
         OptionKind::Combo { choices, .. } => {
-            ui.label(name);
-            ComboBox::from_id_salt(("engine-option", name)).selected_text(chosen.clone()).show_ui(ui, |ui| {
-                for choice in choices {
-                    ui.selectable_value(&mut chosen, choice.clone(), choice);
-                }
-            });
+            let label = ui.label(name);
+            ComboBox::from_id_salt(("engine-option", name))
+                .selected_text(chosen.clone())
+                .show_ui(ui, |ui| {
+                    for choice in choices {
+                        ui.selectable_value(&mut chosen, choice.clone(), choice);
+                    }
+                })
+                .response
+                .labelled_by(label.id);
         }
         OptionKind::Text { .. } | OptionKind::Path { .. } => {
             let label = ui.label(name);

@@ -130,12 +130,16 @@ impl NewGameDialog {
 
 /// A combo box choosing Kibitz or one of the configured engines.
 fn engine_combo(ui: &mut Ui, label: &str, engines: &[String], chosen: &mut Option<String>) {
-    ui.label(label);
+    let caption = ui.label(label);
     let text = chosen.clone().unwrap_or_else(|| "Kibitz".into());
-    ComboBox::from_id_salt(label).selected_text(text).show_ui(ui, |ui| {
-        ui.selectable_value(chosen, None, "Kibitz");
-        for name in engines {
-            ui.selectable_value(chosen, Some(name.clone()), name);
-        }
-    });
+    ComboBox::from_id_salt(label)
+        .selected_text(text)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(chosen, None, "Kibitz");
+            for name in engines {
+                ui.selectable_value(chosen, Some(name.clone()), name);
+            }
+        })
+        .response
+        .labelled_by(caption.id);
 }

@@ -48,19 +48,22 @@ pub struct Seat {
     pub engine: Option<EngineSeat>,
     /// The engine's current or last line, formatted for the panel.
     pub line: Option<String>,
+    /// The first move of the engine's current line and its score (White's side, "+0.35"),
+    /// for an arrow on the board.
+    pub best: Option<(Move, String)>,
 }
 
 impl Seat {
     /// The person at the keyboard.
     #[must_use]
     pub fn person(name: &str) -> Self {
-        Seat { name: name.to_string(), engine: None, line: None }
+        Seat { name: name.to_string(), engine: None, line: None, best: None }
     }
 
     /// An engine.
     #[must_use]
     pub fn engine(name: &str, engine: EngineSeat) -> Self {
-        Seat { name: name.to_string(), engine: Some(engine), line: None }
+        Seat { name: name.to_string(), engine: Some(engine), line: None, best: None }
     }
 }
 
@@ -169,7 +172,15 @@ impl Table {
                 engine.player.send(Command::Stop);
             }
             seat.line = None;
+            seat.best = None;
         }
+    }
+
+    /// The move the engine to move is considering, with its score, while it thinks.
+    #[must_use]
+    pub fn considered(&self) -> Option<(Move, String)> {
+        let seat = self.seats.get(self.conductor.to_move());
+        seat.engine.as_ref().filter(|e| e.thinking.is_some()).and(seat.best.clone())
     }
 
     /// Drains every engine's events: the one place where their results enter the game.
@@ -192,6 +203,10 @@ impl Table {
             Event::Info { id, info } if current(id) => {
                 let Some(thinking) = engine.thinking.as_mut() else { return };
                 seat.line = Some(format_line(&thinking.root, &info));
+                if info.multipv <= 1 {
+                    let score = info.score.white_pov(thinking.root.turn()).to_string();
+                    seat.best = info.pv.first().map(|&m| (m, score));
+                }
                 if info.multipv <= 1 && info.bound.is_none() {
                     let depth = u8::try_from(info.depth).unwrap_or(u8::MAX);
                     thinking.search = Some((score_cp(info.score), depth));
@@ -217,6 +232,7 @@ impl Table {
             }
             Event::BestMove { id, best, .. } if current(id) => {
                 let Some(thinking) = engine.thinking.take() else { return };
+                seat.best = None;
                 let ply = self.conductor.game().len();
                 news.push(News::Searched { side, ply, search: thinking.search });
                 let events = match best {
