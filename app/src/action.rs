@@ -86,24 +86,18 @@ pub enum Action {
     ShowPolicySettings,
     /// Use these draw and resign settings from the next game on.
     SetPolicy(kibitz_engine::policy::PolicySettings),
-    /// Close the draw and resign settings.
-    ClosePolicySettings,
     /// Open the learning and book settings.
     ShowLearningSettings,
     /// Use these learning and book settings from now on.
     SetLearning(crate::learning_settings::LearningChoices),
     /// Forget everything Kibitz learned (confirmed by the player).
     ClearLearned,
-    /// Close the learning and book settings.
-    CloseLearningSettings,
     /// Play a move typed by the player.
     PlayText(String),
     /// Resume the game saved at the last run.
     Resume,
     /// Decline to resume it.
     DiscardSaved,
-    /// Close the game-over dialog.
-    CloseGameOver,
     /// Dismiss a notice.
     DismissNotice(usize),
     /// Offer Kibitz a draw (it answers after its next search).
@@ -112,8 +106,6 @@ pub enum Action {
     AskResign,
     /// Resign, confirmed.
     Resign,
-    /// Close the resignation prompt without resigning.
-    CancelResign,
     /// Claim a draw by threefold repetition or the fifty-move rule.
     ClaimDraw,
     /// Accept Kibitz's draw offer.
@@ -126,16 +118,14 @@ pub enum Action {
     ShowClockSettings,
     /// Save new clock settings (they apply from the next game).
     SetClock(crate::clock_settings::ClockSettings),
-    /// Close the clock settings.
-    CloseClockSettings,
+    /// Close the open dialog without doing anything more.
+    CloseDialog,
     /// Open the list of external engines.
     ShowEngines,
     /// Pick an engine program in the native file dialog.
     BrowseEngine,
     /// Keep this list of engines.
     SetEngines(Vec<kibitz_engine::EngineConfig>),
-    /// Close the list of engines.
-    CloseEngines,
     /// Set the running clocks by hand: the player's time, then Kibitz's.
     CorrectClock(std::time::Duration, std::time::Duration),
 }

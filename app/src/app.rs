@@ -18,18 +18,18 @@ use crate::action::{Action, NewGameRequest, SeatChoice};
 use crate::board::{BoardState, BoardView, board_ui};
 use crate::board_editor::{BoardEditor, EditorEvent};
 use crate::board_marks::Arrow;
-use crate::clock_settings::{ClockDialog, ClockDialogResult};
-use crate::engines_panel::{EnginesDialog, EnginesResult};
+use crate::clock_settings::ClockDialog;
+use crate::dialog::Dialog;
+use crate::engines_panel::EnginesDialog;
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
 use crate::game_list::{GameList, GameListEvent};
 use crate::learning::Learning;
-use crate::learning_settings::{LearningChoices, LearningDialog, LearningDialogResult};
+use crate::learning_settings::{LearningChoices, LearningDialog};
 use crate::move_tree::{KEY_NAGS, navigate};
 use crate::new_game::NewGameDialog;
 use crate::paths::Paths;
 use crate::pieces::PieceTextures;
-use crate::policy_settings::{PolicyDialog, PolicyDialogResult};
-use crate::prompts::{confirm_resign_ui, game_over_ui, resume_ui};
+use crate::policy_settings::PolicyDialog;
 use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
 use crate::side_panel::{PanelModel, SidePanel};
@@ -88,20 +88,12 @@ pub struct KibitzApp {
     /// Wakes the UI when an engine has news.
     repaint: Arc<dyn Fn() + Send + Sync>,
     notices: Vec<String>,
-    new_game: Option<NewGameDialog>,
-    resume: Option<GameRecord>,
-    resume_saved: Option<SavedGame>,
-    game_over_open: bool,
+    /// The one dialog open, if any.
+    dialog: Option<Dialog>,
     /// The engine's standing draw offer, in its words.
     engine_offer: Option<String>,
-    /// The player asked to resign and has not confirmed yet.
-    confirm_resign: bool,
     /// Why the game ended, in words.
     note: Option<String>,
-    clock_dialog: Option<ClockDialog>,
-    policy_dialog: Option<PolicyDialog>,
-    learning_dialog: Option<LearningDialog>,
-    engines_dialog: Option<EnginesDialog>,
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
@@ -149,10 +141,7 @@ impl KibitzApp {
             ColorChoice::Black => Color::Black,
             _ => Color::White,
         };
-        let (resume, resume_saved) = match saved {
-            Some((saved, game)) => (Some(game), Some(saved)),
-            None => (None, None),
-        };
+        let dialog = saved.map(|(saved, game)| Dialog::Resume { game, saved });
         let mut app = KibitzApp {
             paths,
             level: settings.level,
@@ -171,17 +160,9 @@ impl KibitzApp {
             side_panel: SidePanel::default(),
             repaint,
             notices,
-            new_game: None,
-            resume,
-            resume_saved,
-            game_over_open: false,
+            dialog,
             engine_offer: None,
-            confirm_resign: false,
             note: None,
-            clock_dialog: None,
-            policy_dialog: None,
-            learning_dialog: None,
-            engines_dialog: None,
             learning,
             files,
             pieces: None,
@@ -262,7 +243,7 @@ impl KibitzApp {
                 News::Game(event) => self.game_event(event),
             }
         }
-        if let Some(dialog) = self.engines_dialog.as_mut() {
+        if let Some(Dialog::Engines(dialog)) = self.dialog.as_mut() {
             dialog.drain();
         }
         while let Some(event) = self.files.try_recv() {
@@ -292,7 +273,7 @@ impl KibitzApp {
                     self.notices.push(format!("Could not write {}: {e}", path.display()));
                 }
                 FileEvent::EnginePicked(path) => {
-                    if let Some(dialog) = self.engines_dialog.as_mut() {
+                    if let Some(Dialog::Engines(dialog)) = self.dialog.as_mut() {
                         dialog.add(path);
                     }
                 }
@@ -366,9 +347,10 @@ impl KibitzApp {
             GameEvent::GameOver { .. } => {
                 self.table.stop();
                 self.engine_offer = None;
-                self.confirm_resign = false;
                 self.save_session();
-                self.game_over_open = true;
+                if matches!(self.dialog, None | Some(Dialog::ConfirmResign)) {
+                    self.dialog = Some(Dialog::GameOver);
+                }
             }
             _ => {}
         }
@@ -383,7 +365,7 @@ impl KibitzApp {
 
     /// Starts the engine when it is its turn.
     fn maybe_start_engine(&mut self) {
-        if self.study || self.resume.is_some() {
+        if self.study || matches!(self.dialog, Some(Dialog::Resume { .. })) {
             return;
         }
         self.table.start_search();
@@ -500,12 +482,11 @@ impl KibitzApp {
         self.cursor = None;
         self.board.clear();
         self.board.flipped = self.human == Color::Black;
-        self.game_over_open = self.table.game().ending().is_some();
+        self.dialog = self.table.game().ending().is_some().then_some(Dialog::GameOver);
         self.side_panel.move_error = None;
         self.learning.new_game();
         self.study = false;
         self.engine_offer = None;
-        self.confirm_resign = false;
         self.note = None;
         self.settings.level = request.level;
         self.settings.flipped = self.board.flipped;
@@ -533,15 +514,21 @@ impl KibitzApp {
         self.note = None;
         self.cursor = None;
         self.board.clear();
-        self.game_over_open = false;
+        self.dialog = None;
         self.save_session();
     }
 
     fn apply(&mut self, action: Action) {
         match action {
-            Action::ShowNewGame => self.new_game = Some(NewGameDialog::new(&self.settings)),
+            Action::ShowNewGame => self.dialog = Some(Dialog::NewGame(NewGameDialog::new(&self.settings))),
+            Action::CloseDialog => {
+                if let Some(Dialog::NewGame(dialog)) = &self.dialog {
+                    self.settings.color = dialog.color;
+                }
+                self.dialog = None;
+            }
             Action::NewGame(mut request) => {
-                if let Some(dialog) = &self.new_game {
+                if let Some(Dialog::NewGame(dialog)) = self.dialog.take() {
                     self.settings.color = dialog.color;
                     self.settings.opponent = dialog.opponent.clone();
                     self.settings.watch = dialog.watch.clone();
@@ -621,13 +608,14 @@ impl KibitzApp {
             }
             Action::PlayFromHere => self.play_from_here(),
             Action::ToggleKeys => self.keys_help = !self.keys_help,
-            Action::ShowPolicySettings => self.policy_dialog = Some(PolicyDialog::new(&self.settings.policy)),
+            Action::ShowPolicySettings => {
+                self.dialog = Some(Dialog::Policy(PolicyDialog::new(&self.settings.policy)))
+            }
             Action::SetPolicy(policy) => {
                 self.settings.policy = policy;
-                self.policy_dialog = None;
+                self.dialog = None;
                 self.notices.push("The new draw and resign settings apply from the next game.".into());
             }
-            Action::ClosePolicySettings => self.policy_dialog = None,
             Action::ShowLearningSettings => {
                 let s = &self.settings;
                 let choices = LearningChoices {
@@ -636,7 +624,7 @@ impl KibitzApp {
                     postbook: s.postbook,
                     book: s.book,
                 };
-                self.learning_dialog = Some(LearningDialog::new(choices, self.learning.summary()));
+                self.dialog = Some(Dialog::Learning(LearningDialog::new(choices, self.learning.summary())));
             }
             Action::SetLearning(choices) => {
                 self.settings.own_book = choices.own_book;
@@ -645,29 +633,27 @@ impl KibitzApp {
                 self.settings.book = choices.book.sanitized();
                 self.learning.configure(&self.settings);
                 self.send_learning();
-                self.learning_dialog = None;
+                self.dialog = None;
             }
             Action::ClearLearned => {
                 for (path, bytes) in self.learning.clear() {
                     self.files.write(path, bytes);
                 }
                 self.send_learning();
-                if let Some(dialog) = self.learning_dialog.as_mut() {
+                if let Some(Dialog::Learning(dialog)) = self.dialog.as_mut() {
                     dialog.summary = self.learning.summary();
                 }
                 self.notices.push("Kibitz forgot everything it had learned from its games.".into());
             }
-            Action::CloseLearningSettings => self.learning_dialog = None,
             Action::ShowEngines => {
-                self.engines_dialog =
-                    Some(EnginesDialog::new(self.settings.engines.clone(), Arc::clone(&self.repaint)));
+                let dialog = EnginesDialog::new(self.settings.engines.clone(), Arc::clone(&self.repaint));
+                self.dialog = Some(Dialog::Engines(dialog));
             }
             Action::BrowseEngine => self.files.pick_engine(),
             Action::SetEngines(engines) => {
                 self.settings.engines = engines;
-                self.engines_dialog = None;
+                self.dialog = None;
             }
-            Action::CloseEngines => self.engines_dialog = None,
             Action::SetUpPosition => {
                 let mut editor = BoardEditor::new(self.table.game().position_at_node(self.current()));
                 editor.set_flipped(self.board.flipped);
@@ -675,7 +661,7 @@ impl KibitzApp {
             }
             Action::PlayText(text) => self.play_text(&text),
             Action::Resume => {
-                if let (Some(game), Some(saved)) = (self.resume.take(), self.resume_saved.take()) {
+                if let Some(Dialog::Resume { game, saved }) = self.dialog.take() {
                     if saved.study {
                         self.open_study(game);
                     } else {
@@ -685,11 +671,8 @@ impl KibitzApp {
                 }
             }
             Action::DiscardSaved => {
-                self.resume = None;
-                self.resume_saved = None;
-                self.new_game = Some(NewGameDialog::new(&self.settings));
+                self.dialog = Some(Dialog::NewGame(NewGameDialog::new(&self.settings)));
             }
-            Action::CloseGameOver => self.game_over_open = false,
             Action::DismissNotice(i) => {
                 if i < self.notices.len() {
                     self.notices.remove(i);
@@ -699,9 +682,9 @@ impl KibitzApp {
                 let events = self.table.conductor.offer_draw(self.human);
                 self.game_events(events);
             }
-            Action::AskResign => self.confirm_resign = true,
-            Action::CancelResign => self.confirm_resign = false,
+            Action::AskResign => self.dialog = Some(Dialog::ConfirmResign),
             Action::Resign => {
+                self.dialog = None;
                 let events = self.table.conductor.resign(self.human);
                 self.game_events(events);
             }
@@ -723,15 +706,16 @@ impl KibitzApp {
                     if clock.is_paused() { clock.resume() } else { clock.pause() }
                 }
             }
-            Action::ShowClockSettings => self.clock_dialog = Some(ClockDialog::new(&self.settings.clock)),
+            Action::ShowClockSettings => {
+                self.dialog = Some(Dialog::Clock(ClockDialog::new(&self.settings.clock)))
+            }
             Action::SetClock(clock) => {
                 self.settings.clock = clock;
-                self.clock_dialog = None;
+                self.dialog = None;
                 self.notices.push("The new clock applies from the next game.".into());
             }
-            Action::CloseClockSettings => self.clock_dialog = None,
             Action::CorrectClock(player, engine) => {
-                self.clock_dialog = None;
+                self.dialog = None;
                 match self.table.conductor.clock_mut() {
                     Some(clock) => {
                         clock.set_remaining(self.human, player);
@@ -748,7 +732,7 @@ impl KibitzApp {
         let human = game.position().turn();
         self.start(NewGameRequest::against(human, SeatChoice::Kibitz, self.level, game));
         self.study = true;
-        self.game_over_open = false;
+        self.dialog = None;
         self.cursor = Some(NodeId::ROOT);
         self.save_session();
     }
@@ -790,15 +774,7 @@ impl KibitzApp {
     }
 
     fn can_move(&self) -> bool {
-        let blocked = self.editor.is_some()
-            || self.game_list.is_some()
-            || self.resume.is_some()
-            || self.new_game.is_some()
-            || self.clock_dialog.is_some()
-            || self.policy_dialog.is_some()
-            || self.learning_dialog.is_some()
-            || self.engines_dialog.is_some()
-            || self.confirm_resign;
+        let blocked = self.editor.is_some() || self.game_list.is_some() || self.dialog.is_some();
         if self.study {
             return !blocked;
         }
@@ -830,7 +806,7 @@ impl KibitzApp {
 
     fn handle_keys(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
         if ctx.egui_wants_keyboard_input()
-            || self.new_game.is_some()
+            || self.dialog.is_some()
             || self.editor.is_some()
             || self.game_list.is_some()
             || self.board.is_promoting()
@@ -975,7 +951,7 @@ impl KibitzApp {
             notices: &self.notices,
             clock: self.table.conductor.clock(),
             warn: Duration::from_secs(self.settings.clock.warn_seconds),
-            live: !self.study && !self.game_finished() && self.resume.is_none(),
+            live: !self.study && !self.game_finished() && !matches!(self.dialog, Some(Dialog::Resume { .. })),
             claimable: self.table.game().claimable(),
             engine_offer: self.engine_offer.as_deref(),
             offer_pending: self.table.conductor.standing_offer() == Some(self.human),
@@ -1041,47 +1017,8 @@ impl KibitzApp {
             self.board_move(m);
         }
 
-        if let Some(game) = &self.resume {
-            resume_ui(&ctx, game, &mut actions);
-        } else if let Some(dialog) = self.new_game.as_mut() {
-            if !dialog.ui(&ctx, &mut actions) {
-                let chosen = dialog.color;
-                self.new_game = None;
-                self.settings.color = chosen;
-            }
-        } else if let Some(dialog) = self.clock_dialog.as_mut() {
-            match dialog.ui(&ctx) {
-                ClockDialogResult::Open => {}
-                ClockDialogResult::Cancel => actions.push(Action::CloseClockSettings),
-                ClockDialogResult::Apply(clock) => actions.push(Action::SetClock(clock)),
-                ClockDialogResult::Correct(player, engine) => {
-                    actions.push(Action::CorrectClock(player, engine))
-                }
-            }
-        } else if let Some(dialog) = self.policy_dialog.as_mut() {
-            match dialog.ui(&ctx) {
-                PolicyDialogResult::Open => {}
-                PolicyDialogResult::Cancel => actions.push(Action::ClosePolicySettings),
-                PolicyDialogResult::Apply(policy) => actions.push(Action::SetPolicy(policy)),
-            }
-        } else if let Some(dialog) = self.learning_dialog.as_mut() {
-            match dialog.ui(&ctx) {
-                LearningDialogResult::Open => {}
-                LearningDialogResult::Cancel => actions.push(Action::CloseLearningSettings),
-                LearningDialogResult::Apply(choices) => actions.push(Action::SetLearning(choices)),
-                LearningDialogResult::Clear => actions.push(Action::ClearLearned),
-            }
-        } else if let Some(dialog) = self.engines_dialog.as_mut() {
-            match dialog.ui(&ctx) {
-                EnginesResult::Open => {}
-                EnginesResult::Browse => actions.push(Action::BrowseEngine),
-                EnginesResult::Save(engines) => actions.push(Action::SetEngines(engines)),
-                EnginesResult::Cancel => actions.push(Action::CloseEngines),
-            }
-        } else if self.confirm_resign {
-            confirm_resign_ui(&ctx, &mut actions);
-        } else if self.game_over_open {
-            game_over_ui(&ctx, self.table.game(), self.note.as_deref(), &mut actions);
+        if let Some(dialog) = self.dialog.as_mut() {
+            dialog.ui(&ctx, self.table.game(), self.note.as_deref(), &mut actions);
         }
 
         let dropped: Vec<PathBuf> = ctx.input(|i| {
@@ -1101,7 +1038,7 @@ impl KibitzApp {
                 _ => None,
             })
         });
-        if let Some(text) = pasted.filter(|_| !ctx.egui_wants_keyboard_input() && self.new_game.is_none()) {
+        if let Some(text) = pasted.filter(|_| !ctx.egui_wants_keyboard_input() && self.dialog.is_none()) {
             self.paste(&text);
         }
         for action in actions {

@@ -9,6 +9,7 @@ mod board_geometry;
 mod board_marks;
 mod clock_settings;
 mod clock_view;
+mod dialog;
 mod engines_panel;
 mod files;
 mod game_list;

@@ -18,16 +18,16 @@ pub fn game_over_ui(ctx: &Context, game: &GameRecord, note: Option<&str>, action
         ui.label(RichText::new(format!("Result {}", game.result())).strong());
         ui.horizontal(|ui| {
             if ui.button("New game").clicked() {
-                actions.push(Action::CloseGameOver);
+                actions.push(Action::CloseDialog);
                 actions.push(Action::ShowNewGame);
             }
             if ui.button("Close").clicked() {
-                actions.push(Action::CloseGameOver);
+                actions.push(Action::CloseDialog);
             }
         });
     });
     if modal.should_close() {
-        actions.push(Action::CloseGameOver);
+        actions.push(Action::CloseDialog);
     }
 }
 
@@ -69,12 +69,12 @@ pub fn confirm_resign_ui(ctx: &Context, actions: &mut Vec<Action>) {
                 actions.push(Action::Resign);
             }
             if ui.button("Keep playing").clicked() {
-                actions.push(Action::CancelResign);
+                actions.push(Action::CloseDialog);
             }
         });
     });
     if modal.should_close() {
-        actions.push(Action::CancelResign);
+        actions.push(Action::CloseDialog);
     }
 }
 
