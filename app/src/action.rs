@@ -118,6 +118,8 @@ pub enum Action {
     ShowClockSettings,
     /// Save new clock settings (they apply from the next game).
     SetClock(crate::clock_settings::ClockSettings),
+    /// Show a workspace (Play, Study).
+    ShowWorkspace(crate::workspace::Workspace),
     /// Close the open dialog without doing anything more.
     CloseDialog,
     /// Open the list of external engines.

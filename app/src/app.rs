@@ -34,6 +34,7 @@ use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
 use crate::side_panel::{PanelModel, SidePanel};
 use crate::table::{EngineSeat, News, Seat, Table};
+use crate::workspace::{Study, Workspace, workspace_tabs};
 
 /// How long an external engine thinks per move in a game without a clock.
 const EXTERNAL_MOVE_TIME: Duration = Duration::from_secs(2);
@@ -65,16 +66,17 @@ pub struct KibitzApp {
     settings: Settings,
     saved_settings: Settings,
     last_settings_write: Option<Instant>,
-    /// The game at the board and who plays each side.
-    table: Table,
+    /// The Play workspace: the game against engines and who plays each side.
+    play: Table,
+    /// The Study workspace's game, once a game was opened.
+    study: Option<Study>,
+    /// The workspace shown.
+    workspace: Workspace,
     /// The player's side (the one shown at the bottom).
     human: Color,
     level: Level,
-    /// The move shown on the board; `None` follows the game's current position.
+    /// The move of the Play game shown on the board; `None` follows its current position.
     cursor: Option<NodeId>,
-    /// A study: an opened game to browse and annotate; Kibitz does not play, and moves made
-    /// from any position become variations.
-    study: bool,
     /// Whether the list of keys is shown.
     keys_help: bool,
     /// Text to put on the clipboard this frame.
@@ -148,10 +150,11 @@ impl KibitzApp {
             saved_settings: settings.clone(),
             settings,
             last_settings_write: None,
-            table: Table::study(GameRecord::new()),
+            play: Table::study(GameRecord::new()),
+            study: None,
+            workspace: Workspace::Play,
             human,
             cursor: None,
-            study: false,
             keys_help: false,
             copy_text: None,
             editor: None,
@@ -170,14 +173,52 @@ impl KibitzApp {
             frames: 0,
         };
         let first = NewGameRequest::against(human, SeatChoice::Kibitz, app.level, GameRecord::new());
-        app.table = app.new_table(&first);
+        app.play = app.new_table(&first);
         app
     }
 
-    /// The game being played.
+    /// The game shown: the Play game, or the studied one.
     #[must_use]
     pub fn game(&self) -> &GameRecord {
-        self.table.game()
+        self.table().game()
+    }
+
+    /// The workspace shown.
+    #[must_use]
+    pub fn workspace(&self) -> Workspace {
+        self.workspace
+    }
+
+    /// The table of the workspace shown.
+    fn table(&self) -> &Table {
+        match (&self.study, self.workspace) {
+            (Some(study), Workspace::Study) => &study.table,
+            _ => &self.play,
+        }
+    }
+
+    /// The table of the workspace shown, to edit its game.
+    fn table_mut(&mut self) -> &mut Table {
+        match (&mut self.study, self.workspace) {
+            (Some(study), Workspace::Study) => &mut study.table,
+            _ => &mut self.play,
+        }
+    }
+
+    /// The move shown in the workspace shown (`None`: the end of the game).
+    fn cursor(&self) -> Option<NodeId> {
+        match (&self.study, self.workspace) {
+            (Some(study), Workspace::Study) => study.cursor,
+            _ => self.cursor,
+        }
+    }
+
+    /// Shows another move of the workspace's game.
+    fn set_cursor(&mut self, to: Option<NodeId>) {
+        match (&mut self.study, self.workspace) {
+            (Some(study), Workspace::Study) => study.cursor = to,
+            _ => self.cursor = to,
+        }
     }
 
     /// The player's colour.
@@ -195,7 +236,7 @@ impl KibitzApp {
     /// Whether the engine is searching for its move.
     #[must_use]
     pub fn is_thinking(&self) -> bool {
-        self.table.is_thinking()
+        self.play.is_thinking()
     }
 
     /// Whether the board is shown from Black's side.
@@ -213,26 +254,26 @@ impl KibitzApp {
     /// The ply on the board.
     #[must_use]
     pub fn viewing(&self) -> usize {
-        self.table.game().node(self.current()).map_or(self.table.game().len(), |n| n.ply())
+        self.table().game().node(self.current()).map_or(self.table().game().len(), |n| n.ply())
     }
 
     /// The move shown on the board.
     #[must_use]
     pub fn current(&self) -> NodeId {
-        self.cursor
-            .filter(|&id| self.table.game().node(id).is_some())
-            .unwrap_or_else(|| self.table.game().main_end())
+        self.cursor()
+            .filter(|&id| self.table().game().node(id).is_some())
+            .unwrap_or_else(|| self.table().game().main_end())
     }
 
     /// Whether the app is in a study (an opened game) rather than a game against Kibitz.
     #[must_use]
     pub fn is_study(&self) -> bool {
-        self.study
+        self.workspace == Workspace::Study
     }
 
     /// Drains engine and file events: the one place where background results enter.
     fn drain_events(&mut self) {
-        for news in self.table.drain() {
+        for news in self.play.drain() {
             match news {
                 News::Searched { side, ply, search } => {
                     if self.kibitz_plays(side) {
@@ -284,21 +325,23 @@ impl KibitzApp {
     /// Whether Kibitz's own engine plays `side` against the person (and so learns).
     fn kibitz_plays(&self, side: Color) -> bool {
         side != self.human
-            && !self.table.is_engine(self.human)
-            && self.table.seats.get(side).engine.as_ref().is_some_and(|e| e.builtin)
+            && !self.play.is_engine(self.human)
+            && self.play.seats.get(side).engine.as_ref().is_some_and(|e| e.builtin)
     }
 
     /// The name of the side's player as the player reads it.
     fn name(&self, side: Color) -> String {
-        self.table.seats.get(side).name.clone()
+        self.play.seats.get(side).name.clone()
     }
 
     /// Shows what happened in the game: a move, an offer, an answer, the end.
     fn game_event(&mut self, event: GameEvent) {
-        let person = |side: Color| !self.table.is_engine(side);
+        let person = |side: Color| !self.play.is_engine(side);
         match event {
             GameEvent::Moved { .. } => {
-                self.board.clear();
+                if self.workspace == Workspace::Play {
+                    self.board.clear();
+                }
                 self.cursor = None;
                 self.save_session();
             }
@@ -344,11 +387,13 @@ impl KibitzApp {
                 self.note = Some(text);
             }
             GameEvent::Adjudicated { why } => self.note = Some(format!("Adjudicated: {why}.")),
-            GameEvent::GameOver { .. } => {
-                self.table.stop();
+            GameEvent::GameOver { ending } => {
+                self.play.stop();
                 self.engine_offer = None;
                 self.save_session();
-                if matches!(self.dialog, None | Some(Dialog::ConfirmResign)) {
+                if self.workspace != Workspace::Play {
+                    self.notices.push(format!("Your game in Play is over: {ending}."));
+                } else if matches!(self.dialog, None | Some(Dialog::ConfirmResign)) {
                     self.dialog = Some(Dialog::GameOver);
                 }
             }
@@ -365,35 +410,36 @@ impl KibitzApp {
 
     /// Starts the engine when it is its turn.
     fn maybe_start_engine(&mut self) {
-        if self.study || matches!(self.dialog, Some(Dialog::Resume { .. })) {
+        if matches!(self.dialog, Some(Dialog::Resume { .. })) {
             return;
         }
-        self.table.start_search();
+        self.play.start_search();
     }
 
     fn stop_engine(&mut self) {
-        self.table.stop();
+        self.play.stop();
     }
 
+    /// Whether the Play game is over.
     fn game_finished(&self) -> bool {
-        self.table.conductor.is_over()
+        self.play.conductor.is_over()
     }
 
     /// The player's move on the board or typed: in a study it is added at the move shown (a
     /// new variation unless it is already there); in a game it is played.
     fn board_move(&mut self, m: Move) {
-        if !self.study {
-            let side = self.table.game().position().turn();
-            match self.table.conductor.person_move(side, m) {
+        if self.workspace == Workspace::Play {
+            let side = self.play.game().position().turn();
+            match self.play.conductor.person_move(side, m) {
                 Ok(events) => self.game_events(events),
                 Err(e) => self.notices.push(format!("Move refused: {e}")),
             }
             return;
         }
         let at = self.current();
-        match self.table.conductor.game_mut().play_at(at, m) {
+        match self.table_mut().conductor.game_mut().play_at(at, m) {
             Ok(id) => {
-                self.cursor = Some(id);
+                self.set_cursor(Some(id));
                 self.board.clear();
                 self.side_panel.comment.clear();
                 self.save_session();
@@ -403,10 +449,10 @@ impl KibitzApp {
     }
 
     fn save_session(&self) {
-        let mut saved = SavedGame::new(self.table.game(), self.human, self.level);
+        let mut saved = SavedGame::new(self.table().game(), self.human, self.level);
         // A game between two engines comes back as a study of its moves.
-        saved.study = self.study || self.table.is_engine(self.human);
-        let opponent = self.table.seats.get(!self.human);
+        saved.study = self.is_study() || self.play.is_engine(self.human);
+        let opponent = self.play.seats.get(!self.human);
         if opponent.engine.as_ref().is_some_and(|e| !e.builtin) {
             saved.opponent = Some(opponent.name.clone());
         }
@@ -478,14 +524,14 @@ impl KibitzApp {
         self.stop_engine();
         self.human = request.human;
         self.level = request.level;
-        self.table = self.new_table(&request);
+        self.play = self.new_table(&request);
+        self.workspace = Workspace::Play;
         self.cursor = None;
         self.board.clear();
         self.board.flipped = self.human == Color::Black;
-        self.dialog = self.table.game().ending().is_some().then_some(Dialog::GameOver);
+        self.dialog = self.play.game().ending().is_some().then_some(Dialog::GameOver);
         self.side_panel.move_error = None;
         self.learning.new_game();
-        self.study = false;
         self.engine_offer = None;
         self.note = None;
         self.settings.level = request.level;
@@ -497,7 +543,7 @@ impl KibitzApp {
     /// gone and it is the player's turn again.
     fn take_back(&mut self) {
         self.stop_engine();
-        let game = self.table.game();
+        let game = self.play.game();
         let mut removed_own = false;
         let mut plies = 0;
         while plies < game.len() {
@@ -508,8 +554,8 @@ impl KibitzApp {
                 break;
             }
         }
-        self.table.conductor.take_back(plies);
-        self.learning.take_back(self.table.game().len());
+        self.play.conductor.take_back(plies);
+        self.learning.take_back(self.play.game().len());
         self.engine_offer = None;
         self.note = None;
         self.cursor = None;
@@ -520,6 +566,7 @@ impl KibitzApp {
 
     fn apply(&mut self, action: Action) {
         match action {
+            Action::ShowWorkspace(workspace) => self.show_workspace(workspace),
             Action::ShowNewGame => self.dialog = Some(Dialog::NewGame(NewGameDialog::new(&self.settings))),
             Action::CloseDialog => {
                 if let Some(Dialog::NewGame(dialog)) = &self.dialog {
@@ -555,13 +602,14 @@ impl KibitzApp {
             }
             Action::OpenGame => self.files.open_game(),
             Action::SaveGame => {
-                let date = self.table.game().tag("Date").unwrap_or("game").replace(['.', '?'], "");
-                self.files.save_game(write_pgn(self.table.game()), format!("kibitz-{date}.pgn"));
+                let date = self.table().game().tag("Date").unwrap_or("game").replace(['.', '?'], "");
+                self.files.save_game(write_pgn(self.table().game()), format!("kibitz-{date}.pgn"));
             }
             Action::GoTo(id) => {
-                self.cursor = id.filter(|&id| id != self.table.game().main_end() || self.study);
+                let keep = id.filter(|&id| id != self.table().game().main_end() || self.is_study());
+                self.set_cursor(keep);
                 self.side_panel.comment = self
-                    .table
+                    .table()
                     .game()
                     .node(self.current())
                     .map(|n| n.comment().to_string())
@@ -575,11 +623,11 @@ impl KibitzApp {
             }),
             Action::MakeMain(id) => self.edit(|g| g.promote_to_main(id)),
             Action::DeleteVariation(id) => {
-                let parent = self.table.game().node(id).and_then(|n| n.parent());
+                let parent = self.table().game().node(id).and_then(|n| n.parent());
                 self.edit(|g| {
                     g.delete_variation(id);
                 });
-                self.cursor = parent;
+                self.set_cursor(parent);
             }
             Action::DeleteAfter(id) => self.edit(|g| g.delete_after(id)),
             Action::ToggleNag(id, nag) => self.edit(|g| {
@@ -590,20 +638,20 @@ impl KibitzApp {
                 }
             }),
             Action::SetComment(id, text) => {
-                if self.table.game().node(id).is_some_and(|n| n.comment() != text.trim()) {
+                if self.table().game().node(id).is_some_and(|n| n.comment() != text.trim()) {
                     self.edit(|g| g.set_comment(id, &text));
                 }
             }
             Action::CopyFen => {
                 let fen = Fen::from_position(
-                    self.table.game().position_at_node(self.current()),
+                    self.table().game().position_at_node(self.current()),
                     EnPassantMode::Legal,
                 );
                 self.copy_text = Some(fen.to_string());
             }
-            Action::CopyPgn => self.copy_text = Some(write_pgn(self.table.game())),
+            Action::CopyPgn => self.copy_text = Some(write_pgn(self.table().game())),
             Action::SavePosition => {
-                let pos = self.table.game().position_at_node(self.current()).clone();
+                let pos = self.table().game().position_at_node(self.current()).clone();
                 self.files.save_position(pos);
             }
             Action::PlayFromHere => self.play_from_here(),
@@ -655,7 +703,7 @@ impl KibitzApp {
                 self.dialog = None;
             }
             Action::SetUpPosition => {
-                let mut editor = BoardEditor::new(self.table.game().position_at_node(self.current()));
+                let mut editor = BoardEditor::new(self.table().game().position_at_node(self.current()));
                 editor.set_flipped(self.board.flipped);
                 self.editor = Some(editor);
             }
@@ -679,30 +727,30 @@ impl KibitzApp {
                 }
             }
             Action::OfferDraw => {
-                let events = self.table.conductor.offer_draw(self.human);
+                let events = self.play.conductor.offer_draw(self.human);
                 self.game_events(events);
             }
             Action::AskResign => self.dialog = Some(Dialog::ConfirmResign),
             Action::Resign => {
                 self.dialog = None;
-                let events = self.table.conductor.resign(self.human);
+                let events = self.play.conductor.resign(self.human);
                 self.game_events(events);
             }
-            Action::ClaimDraw => match self.table.conductor.claim_draw(self.human) {
+            Action::ClaimDraw => match self.play.conductor.claim_draw(self.human) {
                 Ok(events) => self.game_events(events),
                 Err(e) => self.notices.push(e.to_string()),
             },
             Action::AcceptDraw => {
-                let events = self.table.conductor.accept_draw(self.human);
+                let events = self.play.conductor.accept_draw(self.human);
                 self.game_events(events);
             }
             Action::DeclineDraw => {
-                let events = self.table.conductor.decline_draw(self.human);
+                let events = self.play.conductor.decline_draw(self.human);
                 self.game_events(events);
                 self.engine_offer = None;
             }
             Action::ToggleClock => {
-                if let Some(clock) = self.table.conductor.clock_mut() {
+                if let Some(clock) = self.play.conductor.clock_mut() {
                     if clock.is_paused() { clock.resume() } else { clock.pause() }
                 }
             }
@@ -716,7 +764,7 @@ impl KibitzApp {
             }
             Action::CorrectClock(player, engine) => {
                 self.dialog = None;
-                match self.table.conductor.clock_mut() {
+                match self.play.conductor.clock_mut() {
                     Some(clock) => {
                         clock.set_remaining(self.human, player);
                         clock.set_remaining(!self.human, engine);
@@ -728,13 +776,34 @@ impl KibitzApp {
     }
 
     /// Opens a game to study: browse, annotate, add variations; Kibitz does not play.
+    /// The Play game, if any, goes on in its own workspace.
     fn open_study(&mut self, game: GameRecord) {
-        let human = game.position().turn();
-        self.start(NewGameRequest::against(human, SeatChoice::Kibitz, self.level, game));
-        self.study = true;
-        self.dialog = None;
-        self.cursor = Some(NodeId::ROOT);
+        self.study = Some(Study::new(game));
+        self.show_workspace(Workspace::Study);
+        self.board.clear();
+        self.side_panel.move_error = None;
+        if matches!(self.dialog, Some(Dialog::GameOver)) {
+            self.dialog = None;
+        }
         self.save_session();
+    }
+
+    /// Switches workspace. A game against a person's clock is paused while the player is
+    /// away from Play, and runs again on return.
+    fn show_workspace(&mut self, workspace: Workspace) {
+        if workspace == self.workspace {
+            return;
+        }
+        let person_plays = !self.play.is_engine(self.human);
+        let live = !self.game_finished();
+        if let Some(clock) = self.play.conductor.clock_mut().filter(|_| person_plays && live) {
+            match workspace {
+                Workspace::Play => clock.resume(),
+                _ => clock.pause(),
+            }
+        }
+        self.workspace = workspace;
+        self.board.clear();
     }
 
     /// Reads pasted text: a FEN starts a study of that position, a PGN opens the game.
@@ -752,7 +821,7 @@ impl KibitzApp {
 
     /// Edits the game (a study's annotations or variations) and saves it.
     fn edit(&mut self, change: impl FnOnce(&mut GameRecord)) {
-        change(self.table.conductor.game_mut());
+        change(self.table_mut().conductor.game_mut());
         self.save_session();
     }
 
@@ -760,7 +829,7 @@ impl KibitzApp {
     /// the main line the moves after it are dropped; from a variation a new game starts.
     fn play_from_here(&mut self) {
         let id = self.current();
-        let mut game = self.table.game().clone();
+        let mut game = self.table().game().clone();
         if game.is_main_line(id) {
             let ply = game.node(id).map_or(game.len(), |n| n.ply());
             game.truncate(ply);
@@ -769,33 +838,32 @@ impl KibitzApp {
         }
         game.set_tag("Result", "*");
         let human = game.position().turn();
-        self.study = false;
         self.start(NewGameRequest::against(human, SeatChoice::Kibitz, self.level, game));
     }
 
     fn can_move(&self) -> bool {
         let blocked = self.editor.is_some() || self.game_list.is_some() || self.dialog.is_some();
-        if self.study {
+        if self.is_study() {
             return !blocked;
         }
         self.cursor.is_none()
             && !blocked
             && !self.game_finished()
-            && !self.table.is_engine(self.table.game().position().turn())
+            && !self.play.is_engine(self.play.game().position().turn())
     }
 
     fn play_text(&mut self, text: &str) {
         if !self.can_move() {
             self.side_panel.move_error = Some(if self.game_finished() {
                 "The game is over.".into()
-            } else if self.cursor.is_some() {
+            } else if self.cursor().is_some() {
                 "Return to the current position first (End).".into()
             } else {
                 "It is not your turn.".into()
             });
             return;
         }
-        match self.table.game().parse_move_at(self.current(), text) {
+        match self.table().game().parse_move_at(self.current(), text) {
             Ok(m) => {
                 self.side_panel.move_error = None;
                 self.board_move(m);
@@ -813,9 +881,9 @@ impl KibitzApp {
         {
             return;
         }
-        let game = self.table.game();
+        let game = self.table().game();
         let at = self.current();
-        let study = self.study;
+        let study = self.is_study();
         ctx.input(|i| {
             if i.key_pressed(Key::F) {
                 actions.push(Action::Flip);
@@ -864,10 +932,10 @@ impl KibitzApp {
     fn send_learning(&self) {
         let book = self.learning.book();
         let settings = self.settings.book;
-        self.table.send_engines(|e| {
+        self.play.send_engines(|e| {
             e.builtin.then(|| Command::SetBook { book: book.clone(), settings, seed: None })
         });
-        self.table.send_engines(|e| e.builtin.then(|| self.learning.command()));
+        self.play.send_engines(|e| e.builtin.then(|| self.learning.command()));
     }
 
     /// Saves settings that changed, at most once a second.
@@ -922,17 +990,30 @@ impl KibitzApp {
         let pieces = self.pieces.get_or_insert_with(|| PieceTextures::load(&ctx));
         let _ = pieces;
         self.drain_events();
-        let flag = self.table.conductor.check_flag();
+        let flag = self.play.conductor.check_flag();
         self.game_events(flag);
         self.maybe_start_engine();
-        if let Some(tick) = self.table.conductor.clock().and_then(crate::clock_view::next_tick) {
+        if let Some(tick) = self.play.conductor.clock().and_then(crate::clock_view::next_tick) {
             ctx.request_repaint_after(tick);
         }
 
         let mut actions = Vec::new();
         self.handle_keys(&ctx, &mut actions);
 
-        let seats = &self.table.seats;
+        let (current, viewing, study, live, interactive) = (
+            self.current(),
+            self.viewing(),
+            self.is_study(),
+            !self.is_study() && !self.game_finished() && !matches!(self.dialog, Some(Dialog::Resume { .. })),
+            self.can_move(),
+        );
+        let cursor = self.cursor();
+        // The table shown, borrowed field by field so that the panels can be drawn beside it.
+        let table = match (&self.study, self.workspace) {
+            (Some(s), Workspace::Study) => &s.table,
+            _ => &self.play,
+        };
+        let seats = &table.seats;
         let lines: Vec<(&str, Option<&str>)> = [Color::White, Color::Black]
             .into_iter()
             .map(|c| seats.get(c))
@@ -940,40 +1021,42 @@ impl KibitzApp {
             .map(|seat| (seat.name.as_str(), seat.line.as_deref()))
             .collect();
         let model = PanelModel {
-            game: self.table.game(),
-            current: self.current(),
-            study: self.study,
-            viewing: self.viewing(),
+            game: table.game(),
+            current,
+            study,
+            viewing,
             human: self.human,
             names: [seats.white.name.as_str(), seats.black.name.as_str()],
             lines,
-            watching: self.table.is_engine(self.human),
+            watching: self.play.is_engine(self.human),
             notices: &self.notices,
-            clock: self.table.conductor.clock(),
+            clock: table.conductor.clock(),
             warn: Duration::from_secs(self.settings.clock.warn_seconds),
-            live: !self.study && !self.game_finished() && !matches!(self.dialog, Some(Dialog::Resume { .. })),
-            claimable: self.table.game().claimable(),
+            live,
+            claimable: table.game().claimable(),
             engine_offer: self.engine_offer.as_deref(),
-            offer_pending: self.table.conductor.standing_offer() == Some(self.human),
+            offer_pending: self.play.conductor.standing_offer() == Some(self.human),
         };
+        egui::Panel::top("workspaces").show(ui, |ui| {
+            workspace_tabs(ui, self.workspace, self.study.is_some(), &mut actions);
+        });
         egui::Panel::right("side-panel")
             .resizable(true)
             .default_size(340.0)
             .min_size(260.0)
             .show(ui, |ui| self.side_panel.ui(ui, &model, &mut actions));
 
-        let current = self.current();
         // While two engines play, the board shows the move the one to move is considering.
-        let arrows: Vec<Arrow> = match self.table.considered() {
-            Some((m, score)) if self.cursor.is_none() && self.table.is_engine(self.human) => {
+        let arrows: Vec<Arrow> = match table.considered() {
+            Some((m, score)) if cursor.is_none() && self.play.is_engine(self.human) => {
                 vec![Arrow::from_move(&m, Arrow::BEST, Some(score))]
             }
             _ => Vec::new(),
         };
         let view = BoardView {
-            position: self.table.game().position_at_node(current),
-            last_move: self.table.game().node(current).and_then(|n| n.mv()),
-            interactive: self.can_move(),
+            position: table.game().position_at_node(current),
+            last_move: table.game().node(current).and_then(|n| n.mv()),
+            interactive,
             arrows: &arrows,
             marks: &[],
         };
@@ -1018,7 +1101,7 @@ impl KibitzApp {
         }
 
         if let Some(dialog) = self.dialog.as_mut() {
-            dialog.ui(&ctx, self.table.game(), self.note.as_deref(), &mut actions);
+            dialog.ui(&ctx, self.play.game(), self.note.as_deref(), &mut actions);
         }
 
         let dropped: Vec<PathBuf> = ctx.input(|i| {
@@ -1053,7 +1136,7 @@ impl KibitzApp {
         if self.game_finished()
             && self.kibitz_plays(!self.human)
             && let Some(learned) =
-                self.learning.after_game(self.table.game(), !self.human, &self.settings.book)
+                self.learning.after_game(self.play.game(), !self.human, &self.settings.book)
         {
             for (path, bytes) in learned.files {
                 self.files.write(path, bytes);

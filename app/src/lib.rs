@@ -25,6 +25,7 @@ mod session;
 mod settings;
 mod side_panel;
 mod table;
+mod workspace;
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -40,6 +41,7 @@ pub use game_list::{GameList, GameListEvent};
 pub use paths::Paths;
 pub use session::SavedGame;
 pub use settings::{ColorChoice, Settings};
+pub use workspace::Workspace;
 
 static PROCESS_START: OnceLock<Instant> = OnceLock::new();
 

@@ -1,0 +1,61 @@
+//! The app's workspaces: Play (a game against engines, or two engines playing) and Study (an
+//! opened game to browse, annotate and extend), each with its own game and place in it.
+//! Analysis, Book, Tournament and Tuning come as siblings: a new variant, its state and its
+//! panels, not new flags.
+
+use egui::Ui;
+use kibitz_engine::{GameRecord, NodeId};
+
+use crate::action::Action;
+use crate::table::Table;
+
+/// Which workspace is shown.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Workspace {
+    /// The game against engines.
+    #[default]
+    Play,
+    /// The opened game.
+    Study,
+}
+
+impl Workspace {
+    /// The tab's name.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Workspace::Play => "Play",
+            Workspace::Study => "Study",
+        }
+    }
+}
+
+/// An opened game being studied: moves made on the board become variations; no engine plays.
+pub struct Study {
+    /// The game, in a table where the person plays both sides.
+    pub table: Table,
+    /// The move shown; `None` follows the end of the main line.
+    pub cursor: Option<NodeId>,
+}
+
+impl Study {
+    /// A study of `game`, shown from its start.
+    #[must_use]
+    pub fn new(game: GameRecord) -> Self {
+        Study { table: Table::study(game), cursor: Some(NodeId::ROOT) }
+    }
+}
+
+/// The row of workspace tabs; a tab without content (no study open) is disabled.
+pub fn workspace_tabs(ui: &mut Ui, active: Workspace, has_study: bool, actions: &mut Vec<Action>) {
+    ui.horizontal(|ui| {
+        for workspace in [Workspace::Play, Workspace::Study] {
+            let enabled = workspace == Workspace::Play || has_study;
+            let tab =
+                ui.add_enabled(enabled, egui::Button::selectable(active == workspace, workspace.label()));
+            if tab.clicked() && active != workspace {
+                actions.push(Action::ShowWorkspace(workspace));
+            }
+        }
+    });
+}
