@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths, Workspace};
 use kibitz_engine::write_atomic;
 
@@ -41,7 +41,8 @@ fn the_play_game_waits_in_its_tab_while_a_game_is_studied() {
     let options = AppOptions { paths, picker: Arc::new(FixedFile(pgn)), screenshot: None, open: None };
     let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(2);
-    assert!(h.query_by_label("Study").is_some_and(|tab| tab.is_disabled()), "no study is open yet");
+    let study_tab = h.get_by_label("Study");
+    assert!(study_tab.accesskit_node().is_disabled(), "no study is open yet");
 
     click(&mut h, "e2, white pawn");
     click(&mut h, "e4, empty");
