@@ -3,11 +3,12 @@
 //! The main thread reads stdin and answers `isready` at once, even mid-search; a second
 //! thread prints the engine's events as they arrive.
 
+mod manners;
 mod parse;
 
 use std::io::{BufRead, Write};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use shakmaty::{CastlingMode, Chess, Move, Position};
@@ -15,8 +16,10 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 pub use parse::{UciCommand, UciOption, parse_line};
 
 use crate::learned::{Learned, open_book, unset};
+use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
-use crate::{Command, EngineHandle, Event, Purpose, SearchInfo};
+use crate::{Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo};
+use manners::Manners;
 use parse::{ELO_RANGE, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
 
 /// The engine's name as `uci` reports it.
@@ -73,9 +76,29 @@ fn say(line: &str) {
     let _ = out.flush();
 }
 
-/// The `option` lines of the `uci` answer.
+/// The `option` line declaring `option`: `option name NAME type spin default D min A max B`,
+/// `type check default true`, `type combo default Terra var Terra var DeadBand`...
+fn option_line(option: &EngineOption) -> String {
+    let or_empty = |text: &str| if text.is_empty() { "<empty>".to_owned() } else { text.to_owned() };
+    let kind = match &option.kind {
+        OptionKind::Check { default } => format!("check default {default}"),
+        OptionKind::Spin { default, min, max } => format!("spin default {default} min {min} max {max}"),
+        OptionKind::Combo { default, choices } => {
+            let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
+            format!("combo default {default} {}", vars.join(" "))
+        }
+        OptionKind::Button => "button".to_owned(),
+        OptionKind::Text { default } | OptionKind::Path { default } => {
+            format!("string default {}", or_empty(default))
+        }
+    };
+    format!("option name {} type {kind}", option.name)
+}
+
+/// The `option` lines of the `uci` answer: the engine's, then the draw and resign settings
+/// from [`PolicySettings::options`].
 fn option_lines() -> Vec<String> {
-    vec![
+    let mut lines = vec![
         format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
         "option name Clear Hash type button".to_owned(),
         "option name Threads type spin default 1 min 1 max 1".to_owned(),
@@ -97,7 +120,9 @@ fn option_lines() -> Vec<String> {
         "option name PositionLearning type check default true".to_owned(),
         "option name PostBookFile type string default <empty>".to_owned(),
         "option name UsePostBook type check default true".to_owned(),
-    ]
+    ];
+    lines.extend(PolicySettings::options().iter().map(option_line));
+    lines
 }
 
 /// The session's state besides the engine: the position and the options that go into
@@ -111,6 +136,10 @@ struct Session {
     book: Option<std::sync::Arc<crate::Book>>,
     /// The learned positions and the PostBook, from files the app wrote.
     learned: Learned,
+    /// The draw and resign settings.
+    policy: PolicySettings,
+    /// What Kibitz would do with its moves in this game, shared with the printing thread.
+    manners: Arc<Mutex<Manners>>,
 }
 
 impl Session {
@@ -159,8 +188,19 @@ impl Session {
                 self.learned.use_postbook = on;
                 handle.send(self.learned.command());
             }
+            UciOption::Policy(change) => {
+                let clamped = change.apply(&mut self.policy);
+                // The policy starts again with the new settings.
+                self.new_game();
+                return clamped.map(|c| format!("info string {c}"));
+            }
         }
         None
+    }
+
+    /// Kibitz's manners start a new game: they forget their scores and offers.
+    fn new_game(&self) {
+        *self.manners.lock().unwrap_or_else(PoisonError::into_inner) = Manners::new(self.policy.clone());
     }
 
     /// Loads a learning file, tells the engine, and words the outcome for the GUI.
@@ -207,9 +247,11 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
     let done = Arc::new(AtomicBool::new(false));
     // The id of the latest search that printed its best move.
     let answered = Arc::new(AtomicU64::new(0));
+    let manners = Arc::new(Mutex::new(Manners::new(PolicySettings::default())));
     let printer = {
         let (handle, done, answered) = (Arc::clone(&handle), Arc::clone(&done), Arc::clone(&answered));
-        std::thread::spawn(move || print_events(&handle, &done, &answered))
+        let manners = Arc::clone(&manners);
+        std::thread::spawn(move || print_events(&handle, &done, &answered, &manners))
     };
 
     let mut session = Session {
@@ -220,6 +262,8 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
         own_book: false,
         book: None,
         learned: Learned::default(),
+        policy: PolicySettings::default(),
+        manners,
     };
     let mut last_id = 0;
     let mut waiting = false;
@@ -239,6 +283,7 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
                 handle.send(Command::NewGame);
                 session.start = Chess::default();
                 session.moves.clear();
+                session.new_game();
                 handle.send(Command::Position { start: Chess::default(), moves: Vec::new() });
             }
             UciCommand::Position { start, moves } => {
@@ -262,6 +307,13 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
                 // restricted to some moves or to a mate, is analysis; anything else is play.
                 let analysis = limits.infinite || !limits.searchmoves.is_empty() || limits.mate.is_some();
                 let purpose = if analysis { Purpose::Analyse } else { Purpose::Play };
+                if !analysis && !limits.ponder {
+                    session
+                        .manners
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .start(last_id, pos, &limits);
+                }
                 handle.send(Command::Go { id: last_id, purpose, limits });
             }
             UciCommand::Stop => handle.send(Command::Stop),
@@ -294,11 +346,16 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
     // Dropping the last handle stops any search and joins the engine thread.
 }
 
-/// Prints the engine's events until `done` is set, recording answered searches.
-fn print_events(handle: &EngineHandle, done: &AtomicBool, answered: &AtomicU64) {
+/// Prints the engine's events until `done` is set, recording answered searches; before the
+/// best move of a play search, what Kibitz's `manners` would do with it.
+fn print_events(handle: &EngineHandle, done: &AtomicBool, answered: &AtomicU64, manners: &Mutex<Manners>) {
+    let manners = || manners.lock().unwrap_or_else(PoisonError::into_inner);
     while !done.load(Ordering::Acquire) {
         match handle.recv_timeout(Duration::from_millis(10)) {
-            Some(Event::Info { info, .. }) => say(&format_info(&info)),
+            Some(Event::Info { id, info }) => {
+                manners().record(id, &info);
+                say(&format_info(&info));
+            }
             Some(Event::BookMove { choice, .. }) => {
                 let candidates: Vec<String> = choice
                     .playable()
@@ -315,6 +372,9 @@ fn print_events(handle: &EngineHandle, done: &AtomicBool, answered: &AtomicU64) 
             Some(Event::Ready { .. } | Event::OfferDraw | Event::Resign) => {}
             Some(Event::BestMove { id, best, ponder, nodes, time }) => {
                 say(&format!("info nodes {nodes} time {}", time.as_millis()));
+                if let Some(line) = manners().judge(id, best) {
+                    say(&line);
+                }
                 say(&format_bestmove(best, ponder));
                 answered.fetch_max(id, Ordering::AcqRel);
             }

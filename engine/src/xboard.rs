@@ -21,11 +21,11 @@ pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
 use crate::conductor::{Conductor, GameEvent};
 use crate::learned::{Learned, open_book};
-use crate::policy::PolicySettings;
+use crate::policy::{PolicyChange, PolicySettings};
 use crate::search::position_hash;
 use crate::{
-    Clock, Command, ENGINE_NAME, Engine, EngineHandle, Event, GameRecord, Purpose, Score, SearchInfo,
-    SearchLimits, Termination, TimeControl,
+    Clock, Command, ENGINE_NAME, Engine, EngineHandle, EngineOption, Event, GameRecord, OptionError,
+    OptionKind, Purpose, Score, SearchInfo, SearchLimits, Termination, TimeControl,
 };
 
 /// xboard's score for a mate: mate in `n` moves is this plus `n` (minus for being mated).
@@ -38,7 +38,8 @@ const DEFAULT_LEVEL: &str = "level 40 5 0";
 const HINT_DEPTH: u32 = 5;
 
 /// The options offered to the GUI (`feature option=...`), set with `option NAME=VALUE`:
-/// the opening book and Kibitz's learned positions and PostBook, as over UCI.
+/// the opening book and Kibitz's learned positions and PostBook, as over UCI. The draw and
+/// resign settings follow, from [`PolicySettings::options`].
 const OPTION_FEATURES: [&str; 6] = [
     "option=\"OwnBook -check 0\"",
     "option=\"BookFile -file \"",
@@ -47,6 +48,24 @@ const OPTION_FEATURES: [&str; 6] = [
     "option=\"PostBookFile -file \"",
     "option=\"UsePostBook -check 1\"",
 ];
+
+/// The `feature` announcing `option`: `option="NAME -spin DEFAULT MIN MAX"`, `-check 1`,
+/// `-combo *Terra /// DeadBand` (the default starred).
+fn option_feature(option: &EngineOption) -> String {
+    let kind = match &option.kind {
+        OptionKind::Check { default } => format!("-check {}", u8::from(*default)),
+        OptionKind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+        OptionKind::Combo { default, choices } => {
+            let starred: Vec<String> =
+                choices.iter().map(|c| if c == default { format!("*{c}") } else { c.clone() }).collect();
+            format!("-combo {}", starred.join(" /// "))
+        }
+        OptionKind::Button => "-button".to_owned(),
+        OptionKind::Text { default } => format!("-string {default}"),
+        OptionKind::Path { default } => format!("-file {default}"),
+    };
+    format!("option=\"{} {kind}\"", option.name)
+}
 
 /// Prints one line and flushes it.
 fn say(line: &str) {
@@ -105,6 +124,8 @@ struct Session {
     handle: EngineHandle,
     /// The game, its clock (set from `time` and `otim`) and Kibitz's manners for either side.
     conductor: Conductor,
+    /// Kibitz's manners, set with the options; they hold for every game of the session.
+    policy: PolicySettings,
     /// The side the engine plays; `None` in force mode.
     engine_color: Option<Color>,
     time_control: TimeControl,
@@ -131,9 +152,9 @@ struct Session {
 }
 
 /// A conductor for a game from `start`: Kibitz's manners speak for whichever side it plays.
-fn conductor_from(start: Chess, control: &TimeControl) -> Conductor {
+fn conductor_from(start: Chess, control: &TimeControl, policy: &PolicySettings) -> Conductor {
     let clock = Clock::new(control.clone(), control.clone());
-    let policies = ByColor::new_with(|_| Some(PolicySettings::default()));
+    let policies = ByColor::new_with(|_| Some(policy.clone()));
     Conductor::new(GameRecord::from_position(start), Some(clock), policies)
 }
 
@@ -142,7 +163,8 @@ impl Session {
         let time_control = DEFAULT_LEVEL.parse().unwrap_or(TimeControl::Infinite);
         Session {
             handle: EngineHandle::spawn(|| {}),
-            conductor: conductor_from(Chess::default(), &time_control),
+            conductor: conductor_from(Chess::default(), &time_control, &PolicySettings::default()),
+            policy: PolicySettings::default(),
             engine_color: Some(Color::Black),
             time_control,
             depth_limit: None,
@@ -169,7 +191,7 @@ impl Session {
     /// Starts a new game from `start`, keeping the time control.
     fn restart(&mut self, start: Chess) {
         self.halt();
-        self.conductor = conductor_from(start, &self.time_control);
+        self.conductor = conductor_from(start, &self.time_control, &self.policy);
         self.expected_reply = None;
     }
 
@@ -380,8 +402,8 @@ impl Session {
         }
     }
 
-    /// Applies an option announced in [`OPTION_FEATURES`]; reports what was loaded as a
-    /// comment and problems as `tellusererror`.
+    /// Applies an option announced in [`OPTION_FEATURES`] or a draw and resign setting;
+    /// reports what was loaded as a comment and problems as `tellusererror`.
     fn set_option(&mut self, name: &str, value: &str) {
         let check = || value == "1" || value.eq_ignore_ascii_case("true");
         let loaded = match name {
@@ -411,7 +433,7 @@ impl Session {
                 self.learned.use_postbook = check();
                 Ok(format!("UsePostBook {}", self.learned.use_postbook))
             }
-            other => Err(format!("unknown option {other}")),
+            other => return self.set_policy(other, value),
         };
         match loaded {
             Ok(message) => {
@@ -419,6 +441,24 @@ impl Session {
                 say(&format!("# {message}"));
             }
             Err(why) => say(&format!("tellusererror {why}")),
+        }
+    }
+
+    /// Applies a draw or resign setting at once, for both sides (their remembered scores
+    /// start again); a number out of its range is brought into it and the GUI told.
+    fn set_policy(&mut self, name: &str, value: &str) {
+        match PolicyChange::parse(name, value) {
+            Ok(change) => {
+                match change.apply(&mut self.policy) {
+                    Some(clamped) => say(&format!("tellusererror {clamped}")),
+                    None => say(&format!("# {name} {value}")),
+                }
+                for side in [Color::White, Color::Black] {
+                    self.conductor.set_policy(side, Some(self.policy.clone()));
+                }
+            }
+            Err(OptionError::Unknown(name)) => say(&format!("tellusererror unknown option {name}")),
+            Err(invalid) => say(&format!("tellusererror {invalid}")),
         }
     }
 
@@ -433,9 +473,11 @@ impl Session {
         match parse_line(line) {
             XboardCommand::Xboard | XboardCommand::Ignore => {}
             XboardCommand::Protover(_) => {
+                let policy: Vec<String> = PolicySettings::options().iter().map(option_feature).collect();
                 say(&format!(
-                    "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 {} done=1",
-                    OPTION_FEATURES.join(" ")
+                    "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 {} {} done=1",
+                    OPTION_FEATURES.join(" "),
+                    policy.join(" ")
                 ));
             }
             XboardCommand::New => {

@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 
 use std::time::{Duration, Instant};
 
+use kibitz_engine::policy::PolicySettings;
 use shakmaty::{Chess, Position, uci::UciMove};
 
 fn legal_in(pos: &Chess, bestmove_line: &str) -> bool {
@@ -303,4 +304,70 @@ fn learned_positions_from_the_file_seed_the_search() {
     engine.send("go depth 4");
     let (off, _) = engine.expect("bestmove", Duration::from_secs(30));
     assert_eq!(off, best, "position learning is switched off");
+}
+
+#[test]
+fn the_draw_and_resign_settings_are_options_with_their_ranges() {
+    let mut engine = Session::start();
+    engine.send("uci");
+    let (_, intro) = engine.expect("uciok", Duration::from_secs(5));
+    for p in PolicySettings::PARAMETERS {
+        let line = format!(
+            "option name {} type spin default {} min {} max {}",
+            p.name,
+            p.default_value(),
+            p.min,
+            p.max
+        );
+        assert!(intro.contains(&line), "{line}: {intro:?}");
+    }
+    for line in [
+        "option name Resign type check default true",
+        "option name Draw type check default true",
+        "option name Rules type combo default Terra var Terra var DeadBand",
+    ] {
+        assert!(intro.iter().any(|l| l == line), "{line}: {intro:?}");
+    }
+    engine.send("setoption name terra.resign_moves value 99");
+    let (line, _) = engine.expect("info string", Duration::from_secs(5));
+    assert_eq!(line, "info string terra.resign_moves must be from 1 to 20: set to 20, not 99");
+    engine.send("setoption name dead_band.width value wide");
+    engine.expect(
+        "info string error: \"wide\" is not a valid value for dead_band.width",
+        Duration::from_secs(5),
+    );
+    engine.send("setoption name terra.courage value 1");
+    engine.expect("info string error: unknown option 'terra.courage'", Duration::from_secs(5));
+}
+
+/// The lines up to the best move of a search of a level rook ending at move 1.
+fn level_first_move(engine: &mut Session) -> Vec<String> {
+    engine.send("ucinewgame");
+    engine.send("position fen 8/8/4k3/8/8/4K3/r7/7R w - - 0 1");
+    engine.send("go depth 4");
+    let (best, mut lines) = engine.expect("bestmove", Duration::from_secs(10));
+    lines.push(best);
+    lines
+}
+
+#[test]
+fn the_policy_says_what_it_would_do_before_the_best_move() {
+    let mut engine = Session::start();
+    let offer = "info string Kibitz would offer a draw: ";
+    let lines = level_first_move(&mut engine);
+    assert!(!lines.iter().any(|l| l.starts_with(offer)), "Terra's rules offer no draw at move 1: {lines:?}");
+    engine.send("setoption name Rules value DeadBand");
+    engine.send("setoption name dead_band.moves value 0");
+    let lines = level_first_move(&mut engine);
+    let at = lines.iter().position(|l| l.starts_with(offer)).expect("a draw offer said");
+    assert!(lines[at].contains("my score has stayed within"), "{lines:?}");
+    assert_eq!(at + 2, lines.len(), "said just before the best move: {lines:?}");
+    // Analysis is not judged.
+    engine.send("ucinewgame");
+    engine.send("position fen 8/8/4k3/8/8/4K3/r7/7R w - - 0 1");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("stop");
+    let (_, lines) = engine.expect("bestmove", Duration::from_secs(5));
+    assert!(!lines.iter().any(|l| l.starts_with(offer)), "{lines:?}");
 }

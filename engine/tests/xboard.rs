@@ -6,6 +6,7 @@ use common::{Session, TempDir, only_a3_postbook};
 
 use std::time::Duration;
 
+use kibitz_engine::policy::PolicySettings;
 use shakmaty::{CastlingMode, Chess, fen::Fen, uci::UciMove};
 
 /// An engine that has been told `xboard` and `protover 2`, with its features read.
@@ -239,7 +240,70 @@ fn learning_options_are_offered_and_used() {
     engine.send(&format!("option PositionFile={}", dir.file("missing.kpos")));
     let (line, _) = engine.expect("tellusererror", Duration::from_secs(5));
     assert!(line.starts_with("tellusererror PositionFile"), "{line}");
-    engine.send("option Contempt=3");
+    engine.send("option Courage=3");
     let (line, _) = engine.expect("tellusererror", Duration::from_secs(5));
-    assert_eq!(line, "tellusererror unknown option Contempt");
+    assert_eq!(line, "tellusererror unknown option Courage");
+}
+
+#[test]
+fn the_draw_and_resign_settings_are_options_with_their_ranges() {
+    let mut engine = Session::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    let (features, _) = engine.expect("feature", Duration::from_secs(5));
+    for p in PolicySettings::PARAMETERS {
+        let option = format!("option=\"{} -spin {} {} {}\"", p.name, p.default_value(), p.min, p.max);
+        assert!(features.contains(&option), "{option}: {features}");
+    }
+    for option in [
+        "option=\"Resign -check 1\"",
+        "option=\"Draw -check 1\"",
+        "option=\"Rules -combo *Terra /// DeadBand\"",
+    ] {
+        assert!(features.contains(option), "{option}: {features}");
+    }
+    assert!(features.ends_with("done=1"), "{features}");
+    engine.send("option terra.resign_moves=99");
+    let (line, _) = engine.expect("tellusererror", Duration::from_secs(5));
+    assert_eq!(line, "tellusererror terra.resign_moves must be from 1 to 20: set to 20, not 99");
+    engine.send("option Rules=Chaos");
+    let (line, _) = engine.expect("tellusererror", Duration::from_secs(5));
+    assert!(line.contains("Rules") && line.contains("Terra or DeadBand"), "{line}");
+    engine.send("option terra.courage=1");
+    let (line, _) = engine.expect("tellusererror", Duration::from_secs(5));
+    assert_eq!(line, "tellusererror unknown option terra.courage");
+}
+
+/// A level rook ending at move 1.
+const LEVEL_AT_MOVE_ONE: &str = "8/8/4k3/8/8/4K3/r7/7R w - - 0 1";
+
+/// The lines up to and including the engine's move from `LEVEL_AT_MOVE_ONE`.
+fn first_move_lines(engine: &mut Session) -> Vec<String> {
+    engine.send("new");
+    engine.send(&format!("setboard {LEVEL_AT_MOVE_ONE}"));
+    engine.send("sd 4");
+    engine.send("go");
+    let (line, mut before) = engine.expect("move ", Duration::from_secs(10));
+    engine.send("ping 3");
+    let (_, after) = engine.expect("pong 3", Duration::from_secs(5));
+    before.push(line);
+    before.extend(after);
+    before
+}
+
+#[test]
+fn the_dead_band_rules_set_as_options_offer_a_draw_with_the_first_move() {
+    let mut engine = xboard();
+    let lines = first_move_lines(&mut engine);
+    assert!(!lines.iter().any(|l| l == "offer draw"), "Terra's rules offer no draw at move 1: {lines:?}");
+    engine.send("option Rules=DeadBand");
+    engine.send("option dead_band.moves=0");
+    let lines = first_move_lines(&mut engine);
+    let offer = lines.iter().position(|l| l == "offer draw").expect("a draw offer");
+    let moved = lines.iter().position(|l| l.starts_with("move ")).expect("a move");
+    assert!(offer < moved, "the offer goes with the move: {lines:?}");
+    assert!(
+        lines[offer - 1].starts_with("tellopponent I offer a draw: my score has stayed within"),
+        "{lines:?}"
+    );
 }

@@ -514,18 +514,7 @@ impl Conductor {
 
     /// What the manners of the side to move in `pos` need to decide, with its chosen move.
     fn situation(&self, pos: &Chess, chosen: Option<Move>, score: Score) -> Situation {
-        let side = pos.turn();
-        let mut after = pos.clone();
-        if let Some(m) = chosen {
-            after.play_unchecked(m);
-        }
-        Situation {
-            move_number: pos.fullmoves().get(),
-            score,
-            material: material_balance(&after, side),
-            clock: self.clock_view(side),
-            opponent_in_check: chosen.is_some() && after.is_check(),
-        }
+        Situation::after(pos, chosen, score, self.clock_view(pos.turn()))
     }
 }
 

@@ -12,6 +12,7 @@
 
 mod dead_band;
 mod material;
+mod option;
 mod parameter;
 mod terra;
 
@@ -20,10 +21,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use shakmaty::{Chess, Move, Position};
+
 use crate::Score;
 
 pub use dead_band::DeadBandSettings;
 pub use material::material_balance;
+pub use option::{Clamped, DRAW, PolicyChange, RESIGN, RULES};
 pub use parameter::{Parameter, Unit, UnknownParameter};
 pub use terra::TerraSettings;
 
@@ -112,6 +116,26 @@ pub struct Situation {
     pub clock: Option<ClockView>,
     /// Whether the opponent is in check after the engine's move.
     pub opponent_in_check: bool,
+}
+
+impl Situation {
+    /// The situation of the side to move in `pos` after choosing `chosen` (none when it
+    /// answers an offer rather than moves) with the search's `score`, on `clock`.
+    #[must_use]
+    pub fn after(pos: &Chess, chosen: Option<Move>, score: Score, clock: Option<ClockView>) -> Situation {
+        let side = pos.turn();
+        let mut after = pos.clone();
+        if let Some(m) = chosen {
+            after.play_unchecked(m);
+        }
+        Situation {
+            move_number: pos.fullmoves().get(),
+            score,
+            material: material_balance(&after, side),
+            clock,
+            opponent_in_check: chosen.is_some() && after.is_check(),
+        }
+    }
 }
 
 /// An explanation in plain words, one reason after another.

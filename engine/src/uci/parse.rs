@@ -5,6 +5,7 @@ use std::time::Duration;
 use shakmaty::{CastlingMode, Chess, Move, Position, PositionError, fen::Fen, uci::UciMove};
 
 use crate::SearchLimits;
+use crate::policy::PolicyChange;
 
 /// One line of UCI input, understood.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,6 +82,9 @@ pub enum UciOption {
     PositionLearning(bool),
     /// `UsePostBook`: use the PostBook.
     UsePostBook(bool),
+    /// A draw and resign setting: `Resign`, `Draw`, `Rules` or a parameter such as
+    /// `dead_band.width` (a number perhaps out of its range, brought into it when applied).
+    Policy(PolicyChange),
 }
 
 /// The largest hash size accepted by `setoption name Hash`.
@@ -242,7 +246,11 @@ fn parse_setoption(tokens: &[&str]) -> Result<UciOption, String> {
         "postbookfile" => Ok(UciOption::PostBookFile(value)),
         "positionlearning" => Ok(UciOption::PositionLearning(check()?)),
         "usepostbook" => Ok(UciOption::UsePostBook(check()?)),
-        _ => Err(format!("unknown option '{name}'")),
+        _ => match PolicyChange::parse(&name, &value) {
+            Ok(change) => Ok(UciOption::Policy(change)),
+            Err(crate::OptionError::Unknown(_)) => Err(format!("unknown option '{name}'")),
+            Err(invalid) => Err(invalid.to_string()),
+        },
     }
 }
 
@@ -373,6 +381,18 @@ mod tests {
         assert_eq!(option("setoption name PositionLearning value false"), UciOption::PositionLearning(false));
         assert_eq!(option("setoption name usepostbook value TRUE"), UciOption::UsePostBook(true));
         assert_eq!(
+            option("setoption name dead_band.moves value 0"),
+            UciOption::Policy(PolicyChange::Number("dead_band.moves", 0))
+        );
+        assert_eq!(
+            option("setoption name Rules value DeadBand"),
+            UciOption::Policy(PolicyChange::Rules(crate::policy::Rules::DeadBand))
+        );
+        assert_eq!(
+            option("setoption name Resign value false"),
+            UciOption::Policy(PolicyChange::Resign(false))
+        );
+        assert_eq!(
             option("setoption name SyzygyPath value /tb/a b"),
             UciOption::SyzygyPath("/tb/a b".to_owned())
         );
@@ -384,7 +404,9 @@ mod tests {
             "setoption name Ponder value maybe",
             "setoption name Move Overhead value -1",
             "setoption name UCI_Elo value 10",
-            "setoption name Contempt value 3",
+            "setoption name Courage value 3",
+            "setoption name Rules value Chaos",
+            "setoption name contempt value high",
             "setoption name UsePostBook value 1",
             "setoption name",
             "setoption",
