@@ -81,7 +81,7 @@ fn kibitz_offers_a_draw_and_the_player_accepts() {
     let mut h = app(dir.path(), settings);
     new_game(&mut h, "Black", None);
     step_until(&mut h, "Kibitz's move and offer", |app| app.game().len() == 1);
-    assert!(has_text(&h, "Kibitz: I offer a draw: my score has stayed within ±10.00 for 1 moves."));
+    assert!(has_text(&h, "Kibitz: I offer a draw: my score has stayed within ±10.00 for 1 move."));
     click(&mut h, "Accept");
     let ending = h.state().game().ending().unwrap();
     assert_eq!(ending.termination, Termination::Agreement);

@@ -59,8 +59,9 @@ pub(super) fn decide(s: &PolicySettings, scores: &[i32], offered: bool, _now: &S
     if s.draw && !offered && run > d.moves {
         let mut why = Explanation::default();
         why.push(format!(
-            "my score has stayed within ±{} for {run} moves",
-            pawns(d.width).trim_start_matches('+')
+            "my score has stayed within ±{} for {run} {}",
+            pawns(d.width).trim_start_matches('+'),
+            if run == 1 { "move" } else { "moves" }
         ));
         return Decision::OfferDraw(why);
     }
@@ -78,7 +79,10 @@ pub(super) fn answer(s: &PolicySettings, scores: &[i32], _now: &Situation) -> An
     let current = scores.last().copied().unwrap_or(0);
     let band = pawns(d.width).trim_start_matches('+').to_string();
     if run > d.moves {
-        why.push(format!("my score has stayed within ±{band} for {run} moves"));
+        why.push(format!(
+            "my score has stayed within ±{band} for {run} {}",
+            if run == 1 { "move" } else { "moves" }
+        ));
         Answer { accept: true, why }
     } else if current < -d.width {
         why.push(format!("my score {} is below -{band}", pawns(current)));
