@@ -22,6 +22,8 @@ pub struct NewGameDialog {
     pub fen: String,
     /// The names of the configured engines.
     engines: Vec<String>,
+    /// The clocks the game will have, in words.
+    clocks: String,
     error: Option<String>,
 }
 
@@ -38,6 +40,16 @@ impl NewGameDialog {
             watch: [known(&settings.watch[0]), known(&settings.watch[1])],
             fen: String::new(),
             engines,
+            clocks: match settings.clock.controls() {
+                Some((player, engine)) => {
+                    format!(
+                        "Clocks: yours {}, the engines' {} (see Clock settings).",
+                        player.to_pgn(),
+                        engine.to_pgn()
+                    )
+                }
+                None => "No clock (see Clock settings).".into(),
+            },
             error: None,
         }
     }
@@ -78,6 +90,7 @@ impl NewGameDialog {
                     ui.radio_value(&mut self.level, level, level.label());
                 }
             });
+            ui.weak(&self.clocks);
             ui.add_space(6.0);
             let label = ui.label("Start from FEN (leave empty for the initial position)");
             ui.add(
