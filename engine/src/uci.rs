@@ -14,7 +14,8 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub use parse::{UciCommand, UciOption, parse_line};
 
-use crate::learned::{Learned, open_book, unset};
+use crate::LearnedData;
+use crate::file_options::{load_positions, load_postbook, open_book, unset};
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{Command, EngineHandle, Event, Purpose, SearchInfo};
 use parse::{ELO_RANGE, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
@@ -110,7 +111,7 @@ struct Session {
     own_book: bool,
     book: Option<std::sync::Arc<crate::Book>>,
     /// The learned positions and the PostBook, from files the app wrote.
-    learned: Learned,
+    learned: LearnedData,
 }
 
 impl Session {
@@ -149,8 +150,8 @@ impl Session {
                     Err(e) => return Some(format!("info string error: {e}")),
                 }
             }
-            UciOption::PositionFile(path) => return Some(self.load(handle, |l| l.load_positions(&path))),
-            UciOption::PostBookFile(path) => return Some(self.load(handle, |l| l.load_postbook(&path))),
+            UciOption::PositionFile(path) => return Some(self.load(handle, |l| load_positions(l, &path))),
+            UciOption::PostBookFile(path) => return Some(self.load(handle, |l| load_postbook(l, &path))),
             UciOption::PositionLearning(on) => {
                 self.learned.use_positions = on;
                 handle.send(self.learned.command());
@@ -167,7 +168,7 @@ impl Session {
     fn load(
         &mut self,
         handle: &EngineHandle,
-        load: impl FnOnce(&mut Learned) -> Result<String, String>,
+        load: impl FnOnce(&mut LearnedData) -> Result<String, String>,
     ) -> String {
         match load(&mut self.learned) {
             Ok(loaded) => {
@@ -219,7 +220,7 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
         move_overhead: MOVE_OVERHEAD,
         own_book: false,
         book: None,
-        learned: Learned::default(),
+        learned: LearnedData::default(),
     };
     let mut last_id = 0;
     let mut waiting = false;

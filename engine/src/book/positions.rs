@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::path::Path;
 
-use crate::book::{BookError, PlayedGame, book_key, encode_move};
+use crate::book::{BookError, LearnedFileError, LearnedFileErrorKind, PlayedGame, book_key, encode_move};
 use crate::write_atomic;
 
 /// One learned position.
@@ -138,21 +138,22 @@ impl PositionTable {
 
     /// Reads a table written by [`PositionTable::to_bytes`], refusing damaged data; if it holds
     /// more than `capacity` positions, the oldest are dropped.
-    pub fn from_bytes(bytes: &[u8], capacity: usize) -> Result<PositionTable, BookError> {
+    pub fn from_bytes(bytes: &[u8], capacity: usize) -> Result<PositionTable, LearnedFileError> {
+        let refused = |kind| Err(LearnedFileError::of(kind));
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return Err(BookError::NotABook);
+            return refused(LearnedFileErrorKind::WrongKind { expected: "a table of learned positions" });
         }
         let u32_at = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         if u32_at(8) != VERSION {
-            return Err(BookError::WrongVersion(u32_at(8)));
+            return refused(LearnedFileErrorKind::WrongVersion(u32_at(8)));
         }
         let count = u64::from(u32_at(12)) | u64::from(u32_at(16)) << 32;
         let expected = (HEADER as u64).saturating_add(count.saturating_mul(RECORD as u64));
         if expected != bytes.len() as u64 {
-            return Err(BookError::Truncated { expected, found: bytes.len() as u64 });
+            return refused(LearnedFileErrorKind::Truncated { expected, found: bytes.len() as u64 });
         }
         if crc32fast::hash(&bytes[HEADER..]) != u32_at(20) {
-            return Err(BookError::Checksum);
+            return refused(LearnedFileErrorKind::Checksum);
         }
         let mut table = PositionTable::new(capacity);
         for r in bytes[HEADER..].chunks_exact(RECORD) {
@@ -168,9 +169,12 @@ impl PositionTable {
         Ok(table)
     }
 
-    /// Reads the table file; a damaged file is refused and left as it is.
-    pub fn load(path: &Path, capacity: usize) -> Result<PositionTable, BookError> {
-        PositionTable::from_bytes(&std::fs::read(path)?, capacity)
+    /// Reads the table file; a damaged file is refused (the error names it) and left as it is.
+    pub fn load(path: &Path, capacity: usize) -> Result<PositionTable, LearnedFileError> {
+        std::fs::read(path)
+            .map_err(LearnedFileError::from)
+            .and_then(|bytes| PositionTable::from_bytes(&bytes, capacity))
+            .map_err(|e| e.in_file(path))
     }
 
     /// Writes the table file atomically.
@@ -192,14 +196,14 @@ impl PositionTable {
 
     /// Imports `position` lines written by [`PositionTable::export`] (other lines are
     /// skipped); `clear` empties the table first. Returns how many were imported.
-    pub fn import(&mut self, text: &str, clear: bool) -> Result<usize, BookError> {
+    pub fn import(&mut self, text: &str, clear: bool) -> Result<usize, LearnedFileError> {
         let mut parsed = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let f: Vec<&str> = line.split_whitespace().collect();
             if f.first() != Some(&"position") {
                 continue;
             }
-            let bad = || BookError::Pgn(format!("learned data line {}: {line}", n + 1));
+            let bad = || LearnedFileError::bad_line(n + 1, line, "a learned position line");
             if f.len() != 5 {
                 return Err(bad());
             }
