@@ -68,10 +68,16 @@ mod tests {
         table.save(&positions).expect("writable");
         let mut learned = LearnedData::default();
         let path = positions.to_string_lossy();
-        assert_eq!(load_positions(&mut learned, &path), Ok(format!("PositionFile {path}: 1 learned positions")));
+        assert_eq!(
+            load_positions(&mut learned, &path),
+            Ok(format!("PositionFile {path}: 1 learned positions"))
+        );
         let bad = dir.join("missing.kpos");
         let error = load_positions(&mut learned, &bad.to_string_lossy()).expect_err("no such file");
-        assert!(error.starts_with(&format!("PositionFile: {}: cannot read the file", bad.display())), "{error}");
+        assert!(
+            error.starts_with(&format!("PositionFile: {}: cannot read the file", bad.display())),
+            "{error}"
+        );
         let Command::SetLearning { positions, postbook } = learned.command() else { panic!("SetLearning") };
         assert_eq!(positions.map(|p| p.len()), Some(1), "the earlier file stays loaded");
         assert!(postbook.is_none());

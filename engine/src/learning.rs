@@ -140,7 +140,8 @@ impl LearnedData {
     /// The command that gives the engine thread what is switched on and not empty.
     #[must_use]
     pub fn command(&self) -> Command {
-        let positions = (self.use_positions && !self.positions.is_empty()).then(|| Arc::clone(&self.positions));
+        let positions =
+            (self.use_positions && !self.positions.is_empty()).then(|| Arc::clone(&self.positions));
         let postbook = (self.use_postbook && !self.postbook.is_empty()).then(|| Arc::clone(&self.postbook));
         Command::SetLearning { positions, postbook }
     }
@@ -234,7 +235,11 @@ impl Learning {
     /// read is moved aside as `NAME.bad` and reported; the default book, or nothing learned,
     /// is used instead, and the other files still load.
     #[must_use]
-    pub fn load(files: LearningFiles, settings: LearningSettings, default_book: &[u8]) -> (Learning, Vec<SetAside>) {
+    pub fn load(
+        files: LearningFiles,
+        settings: LearningSettings,
+        default_book: &[u8],
+    ) -> (Learning, Vec<SetAside>) {
         let mut set_aside = Vec::new();
         let mut refused = |part, path: &Path, error| {
             set_aside.push(SetAside { part, error, kept_as: keep_bad(path) });
@@ -243,7 +248,9 @@ impl Learning {
         if files.book.exists() {
             match Book::load(&files.book) {
                 Ok(loaded) => book = Some(loaded),
-                Err(e) => refused(LearnedPart::Book, &files.book, LearnedFileError::from(e).in_file(&files.book)),
+                Err(e) => {
+                    refused(LearnedPart::Book, &files.book, LearnedFileError::from(e).in_file(&files.book))
+                }
             }
         }
         let book = book.or_else(|| Book::from_bytes(default_book).ok());
@@ -369,7 +376,12 @@ impl Learning {
     /// `wake` is called when the result is ready for [`Learning::try_finish`]. Returns whether
     /// learning started: not for an unfinished game, one Kibitz did not play, one already
     /// learned, nor while the last game's learning still runs (call again later).
-    pub fn after_game(&mut self, game: &GameRecord, engine: Color, wake: impl Fn() + Send + Sync + 'static) -> bool {
+    pub fn after_game(
+        &mut self,
+        game: &GameRecord,
+        engine: Color,
+        wake: impl Fn() + Send + Sync + 'static,
+    ) -> bool {
         if self.learned || !self.engine_played || game.result() == "*" || self.job.is_some() {
             return false;
         }

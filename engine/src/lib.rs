@@ -13,8 +13,8 @@ pub mod conductor;
 mod database;
 mod epd;
 mod eval;
-mod game;
 mod file_options;
+mod game;
 mod job;
 mod learning;
 mod level;
@@ -37,9 +37,10 @@ mod xboard;
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
 pub use book::{
     Book, BookBuilder, BookEntry, BookError, BookMode, BookSettings, BuildJob, BuildOptions, BuildProgress,
-    Candidate, Choice, CraftyWeights, Exclusion, Group, LearnFlags, LearnReport, LearnedFileError, LearnedFileErrorKind, LearnedPosition, NagImport,
-    Outcome, PREFER_MARGIN, PlayedGame, PositionTable, PostBook, PostBookAdvice, PostBookStats, PreferCheck,
-    RandomType, Stats, book_key, decode_move, encode_move, move_code_text, nag_value,
+    Candidate, Choice, CraftyWeights, Exclusion, Group, LearnFlags, LearnReport, LearnedFileError,
+    LearnedFileErrorKind, LearnedPosition, NagImport, Outcome, PREFER_MARGIN, PlayedGame, PositionTable,
+    PostBook, PostBookAdvice, PostBookStats, PreferCheck, RandomType, Stats, book_key, decode_move,
+    encode_move, move_code_text, nag_value,
 };
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
 pub use conductor::{Conductor, GameEvent};
@@ -51,7 +52,7 @@ pub use game::{
 };
 pub use job::{Job, JobContext, JobError, JobOutcome};
 pub use learning::{
-    LearnedData, LearnedPart, LearnedSummary, Learned, Learning, LearningFiles, LearningSettings, SetAside,
+    Learned, LearnedData, LearnedPart, LearnedSummary, Learning, LearningFiles, LearningSettings, SetAside,
 };
 pub use level::Level;
 pub use limits::SearchLimits;

@@ -19,8 +19,8 @@ use shakmaty::{
 
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
-use crate::conductor::{Conductor, GameEvent};
 use crate::LearnedData;
+use crate::conductor::{Conductor, GameEvent};
 use crate::file_options::{load_positions, load_postbook, open_book};
 use crate::policy::PolicySettings;
 use crate::search::position_hash;

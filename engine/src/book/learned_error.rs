@@ -134,13 +134,15 @@ mod tests {
 
     #[test]
     fn the_message_names_the_file_and_line() {
-        let error = LearnedFileError::bad_line(7, "zz 1 2", "a PostBook line").in_file(Path::new("/d/postbook.txt"));
+        let error =
+            LearnedFileError::bad_line(7, "zz 1 2", "a PostBook line").in_file(Path::new("/d/postbook.txt"));
         assert_eq!(error.to_string(), "/d/postbook.txt, line 7: \"zz 1 2\" is not a PostBook line");
         let damaged = LearnedFileError::of(LearnedFileErrorKind::Checksum).in_file(Path::new("/d/p.kpos"));
         assert_eq!(damaged.to_string(), "/d/p.kpos: the file is damaged: checksum mismatch");
         let book = LearnedFileError::from(BookError::NotABook).in_file(Path::new("/d/k.kbook"));
         assert!(matches!(book.kind, LearnedFileErrorKind::Book(BookError::NotABook)), "{book:?}");
-        let missing = LearnedFileError::from(BookError::Io(std::io::Error::from(std::io::ErrorKind::NotFound)));
+        let missing =
+            LearnedFileError::from(BookError::Io(std::io::Error::from(std::io::ErrorKind::NotFound)));
         assert!(matches!(missing.kind, LearnedFileErrorKind::Io(_)), "{missing:?}");
         assert!(missing.to_string().starts_with("cannot read the file: "), "{missing}");
     }
