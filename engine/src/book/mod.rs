@@ -6,7 +6,8 @@
 //! The files of this module, one concept each: `key` (positions and moves as a book names
 //! them), `stats`, `entry`, `file` (Kibitz's own format), `polyglot` (`.bin` import and export),
 //! `build` (from PGN), `nags` (user values from annotated PGN), `choose` (Terra's and Crafty's
-//! selection), `learn` (book and result learning), `postbook`, `positions` (position learning).
+//! selection), `learn` (book and result learning), `postbook`, `positions` (position learning),
+//! `learned_error` (why a learned-data file was refused).
 
 mod build;
 mod choose;
