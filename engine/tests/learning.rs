@@ -129,7 +129,7 @@ fn the_switches_say_what_is_learned_and_used() {
     let (mut learning, _) = Learning::load(files.clone(), settings, &small_book());
     assert!(learning.book().is_none(), "the book is off");
     let lost = game(&mut learning, &LINE, &[30, -150], Color::Black);
-    assert_eq!(learn(&mut learning, &lost), [files.postbook.clone()]);
+    assert_eq!(learn(&mut learning, &lost), std::slice::from_ref(&files.postbook));
     let Command::SetLearning { positions: None, postbook: Some(postbook) } = learning.command() else {
         panic!("only the PostBook is used: {:?}", learning.command());
     };
