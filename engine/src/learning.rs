@@ -287,12 +287,6 @@ impl Learning {
         self.data.use_postbook = settings.postbook_on();
     }
 
-    /// The switches in use.
-    #[must_use]
-    pub fn settings(&self) -> LearningSettings {
-        self.settings
-    }
-
     /// How much has been learned so far.
     #[must_use]
     pub fn summary(&self) -> LearnedSummary {
