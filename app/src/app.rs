@@ -284,6 +284,16 @@ impl KibitzApp {
                 News::Game(event) => self.game_event(event),
             }
         }
+        match self.learning.try_finish() {
+            Some(Ok(learned)) if !learned.files.is_empty() => {
+                for (path, bytes) in learned.files {
+                    self.files.write(path, bytes);
+                }
+                self.send_learning();
+            }
+            Some(Err(e)) => self.notices.push(format!("Kibitz could not learn from the game: {e}")),
+            _ => {}
+        }
         if let Some(Dialog::Engines(dialog)) = self.dialog.as_mut() {
             dialog.drain();
         }
@@ -1133,15 +1143,8 @@ impl KibitzApp {
         if self.keys_help {
             crate::prompts::keys_ui(&ctx, &mut self.keys_help);
         }
-        if self.game_finished()
-            && self.kibitz_plays(!self.human)
-            && let Some(learned) =
-                self.learning.after_game(self.play.game(), !self.human, &self.settings.book)
-        {
-            for (path, bytes) in learned.files {
-                self.files.write(path, bytes);
-            }
-            self.send_learning();
+        if self.game_finished() && self.kibitz_plays(!self.human) {
+            self.learning.after_game(self.play.game(), !self.human, &self.repaint);
         }
         self.persist_settings(&ctx);
         self.take_screenshot(&ctx);

@@ -1,14 +1,15 @@
-//! The opening book Kibitz plays from, and what it learns from the games it plays: the
-//! player's own copy of the book, the learned positions (Crafty) and the PostBook (Terra) live
-//! in the data folder and are updated after each finished game.
+//! The app's side of Kibitz's learning ([`kibitz_engine::Learning`]): the files are in the data
+//! folder, the switches in the settings, the default book is built into the app, and the
+//! learning after a game runs in the background and wakes the app when it is done.
 
-use std::path::{Path, PathBuf};
+use std::convert::Infallible;
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use kibitz_engine::{
-    Book, BookSettings, Command, GameRecord, LearnFlags, PlayedGame, PositionTable, PostBook,
-};
+use kibitz_engine::{Book, Command, GameRecord, JobOutcome, LearnFlags, Learned, LearningSettings};
 use shakmaty::Color;
+
+pub use kibitz_engine::LearnedSummary;
 
 use crate::paths::Paths;
 use crate::settings::Settings;
@@ -17,40 +18,19 @@ use crate::settings::Settings;
 const DEFAULT_BOOK: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../books/kibitz.kbook"));
 
 /// The book, the learned positions, the PostBook, and the current game's record of Kibitz's
-/// searches.
+/// searches (see [`kibitz_engine::Learning`]).
 pub struct Learning {
-    /// The player's copy of the book (or the default one), loaded whether or not Kibitz plays
-    /// from it, so that the switch takes effect at once.
-    book: Option<Arc<Book>>,
-    /// Whether Kibitz plays from its book (and learns into it).
-    own_book: bool,
-    /// Positions where Kibitz's score dropped sharply; used and learned only with position
-    /// learning on.
-    positions: Arc<PositionTable>,
-    /// Kibitz's first moves after the book and how they fared; used and learned only with
-    /// book learning and the PostBook on.
-    postbook: Arc<PostBook>,
-    /// Where the book, the positions and the PostBook are saved.
-    files: LearningFiles,
-    flags: LearnFlags,
-    /// Whether the PostBook is on (with book learning).
-    use_postbook: bool,
-    /// Per ply: Kibitz's score (centipawns, its side) and depth where it searched.
-    scores: Vec<Option<(i32, u8)>>,
-    /// Whether Kibitz played a move in this game (opened games teach nothing).
-    engine_played: bool,
-    learned: bool,
+    inner: kibitz_engine::Learning,
 }
 
-/// How much Kibitz has learned, for the settings panel.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LearnedSummary {
-    /// Book moves with learned results or flagged "never play again".
-    pub book_moves: usize,
-    /// Learned positions.
-    pub positions: usize,
-    /// Moves in the PostBook.
-    pub postbook_moves: usize,
+/// The learning switches of the settings.
+fn switches(settings: &Settings) -> LearningSettings {
+    LearningSettings {
+        own_book: settings.own_book,
+        flags: LearnFlags::from_bits(settings.learn),
+        postbook: settings.postbook,
+        book: settings.book,
+    }
 }
 
 impl Learning {
@@ -59,216 +39,72 @@ impl Learning {
     /// beside as `.bad`, with a notice; the default book, or nothing learned, is used instead.
     #[must_use]
     pub fn load(paths: &Paths, settings: &Settings) -> (Learning, Vec<String>) {
-        let files = LearningFiles {
-            book: paths.book_file(),
-            positions: paths.positions_file(),
-            postbook: paths.postbook_file(),
-        };
-        let mut notices = Vec::new();
-        let book = if files.book.exists() {
-            match Book::load(&files.book) {
-                Ok(book) => Some(book),
-                Err(e) => {
-                    let bad = keep_bad(&files.book);
-                    notices.push(format!(
-                        "Your opening book could not be read ({e}); it was kept as {} and the default book is used.",
-                        bad.display()
-                    ));
-                    Book::from_bytes(DEFAULT_BOOK).ok()
-                }
-            }
-        } else {
-            Book::from_bytes(DEFAULT_BOOK).ok()
-        };
-        let mut positions = PositionTable::default();
-        if files.positions.exists() {
-            match PositionTable::load(&files.positions, positions.capacity()) {
-                Ok(table) => positions = table,
-                Err(e) => {
-                    let bad = keep_bad(&files.positions);
-                    notices.push(format!(
-                        "Kibitz's learned positions could not be read ({e}); they were kept as {} and learning starts afresh.",
-                        bad.display()
-                    ));
-                }
-            }
-        }
-        let mut postbook = PostBook::new();
-        if files.postbook.exists() {
-            match PostBook::load(&files.postbook) {
-                Ok(loaded) => postbook = loaded,
-                Err(e) => {
-                    let bad = keep_bad(&files.postbook);
-                    notices.push(format!(
-                        "Kibitz's PostBook could not be read ({e}); it was kept as {} and learning starts afresh.",
-                        bad.display()
-                    ));
-                }
-            }
-        }
-        let mut learning = Learning {
-            book: book.map(Arc::new),
-            own_book: true,
-            positions: Arc::new(positions),
-            postbook: Arc::new(postbook),
-            files,
-            flags: LearnFlags::default(),
-            use_postbook: true,
-            scores: Vec::new(),
-            engine_played: false,
-            learned: false,
-        };
-        learning.configure(settings);
-        (learning, notices)
+        let (inner, set_aside) =
+            kibitz_engine::Learning::load(paths.learning_files(), switches(settings), DEFAULT_BOOK);
+        (Learning { inner }, set_aside.iter().map(ToString::to_string).collect())
     }
 
     /// Takes the player's switches from the settings: whether Kibitz plays from its book,
-    /// which kinds of learning are on and whether the PostBook is used. Send
-    /// [`Learning::command`] and the book to the engine afterwards.
+    /// which kinds of learning are on, whether the PostBook is used, and how the book
+    /// chooses. Send [`Learning::command`] and the book to the engine afterwards.
     pub fn configure(&mut self, settings: &Settings) {
-        self.own_book = settings.own_book;
-        self.flags = LearnFlags::from_bits(settings.learn);
-        self.use_postbook = settings.postbook;
-    }
-
-    /// Whether the PostBook is used and learned: book learning and the PostBook both on.
-    fn postbook_on(&self) -> bool {
-        self.flags.book && self.use_postbook
+        self.inner.configure(switches(settings));
     }
 
     /// How much has been learned so far.
     #[must_use]
     pub fn summary(&self) -> LearnedSummary {
-        let book_moves = self
-            .book
-            .as_deref()
-            .map_or(0, |book| book.entries().iter().filter(|e| e.learned.games > 0 || e.never_play).count());
-        LearnedSummary { book_moves, positions: self.positions.len(), postbook_moves: self.postbook.len() }
+        self.inner.summary()
     }
 
-    /// Forgets everything learned (Crafty's `import ... clear`, and deleting Terra's
-    /// PostBook): the book's learned statistics, scores and "never play again" flags, the
-    /// learned positions and the PostBook. The book's own statistics and the player's values
-    /// stay. Returns the files to write (atomically, through the app's writer, after any
-    /// writes still pending); then send the book and [`Learning::command`] to the engine.
+    /// Forgets everything learned; returns the files to write (atomically, through the app's
+    /// writer, after any writes still pending); then send the book and
+    /// [`Learning::command`] to the engine.
     pub fn clear(&mut self) -> Vec<(PathBuf, Vec<u8>)> {
-        let mut files = Vec::new();
-        let learned = self.summary().book_moves > 0;
-        if let Some(book) = self.book.as_mut()
-            && (learned || self.files.book.exists())
-        {
-            Arc::make_mut(book).clear_learning();
-            files.push((self.files.book.clone(), book.to_bytes()));
-        }
-        if !self.positions.is_empty() || self.files.positions.exists() {
-            Arc::make_mut(&mut self.positions).clear();
-            files.push((self.files.positions.clone(), self.positions.to_bytes()));
-        }
-        if !self.postbook.is_empty() || self.files.postbook.exists() {
-            Arc::make_mut(&mut self.postbook).clear();
-            files.push((self.files.postbook.clone(), self.postbook.to_text().into_bytes()));
-        }
-        files
+        self.inner.clear()
     }
 
     /// The book to play from: `None` when Kibitz is set not to play from its book.
     #[must_use]
     pub fn book(&self) -> Option<Arc<Book>> {
-        if self.own_book { self.book.clone() } else { None }
+        self.inner.book()
     }
 
-    /// The command that gives the engine what was learned: the learned positions (when
-    /// position learning is on) and the PostBook (when book learning and the PostBook are on),
-    /// if not empty.
+    /// The command that gives the engine what was learned and is switched on.
     #[must_use]
     pub fn command(&self) -> Command {
-        let positions =
-            (self.flags.position && !self.positions.is_empty()).then(|| Arc::clone(&self.positions));
-        let postbook = (self.postbook_on() && !self.postbook.is_empty()).then(|| Arc::clone(&self.postbook));
-        Command::SetLearning { positions, postbook }
+        self.inner.command()
     }
 
     /// A new game starts.
     pub fn new_game(&mut self) {
-        self.scores.clear();
-        self.engine_played = false;
-        self.learned = false;
+        self.inner.new_game();
     }
 
     /// Kibitz played the move at `ply`, after a search with this score and depth (or from
     /// its book, `None`).
     pub fn engine_moved(&mut self, ply: usize, search: Option<(i32, u8)>) {
-        if self.scores.len() <= ply {
-            self.scores.resize(ply + 1, None);
-        }
-        self.scores[ply] = search;
-        self.engine_played = true;
+        self.inner.engine_moved(ply, search);
     }
 
     /// Moves were taken back: the game now has `plies` moves.
     pub fn take_back(&mut self, plies: usize) {
-        self.scores.truncate(plies);
-        self.learned = false;
+        self.inner.take_back(plies);
     }
 
-    /// Learns from a finished game once: the book (book and result learning, when Kibitz
-    /// plays from it), the PostBook (book learning with the PostBook on) and the learned
-    /// positions (position learning), as the switches say; result learning judges the book's
-    /// choices with `settings`. Returns what changed, with the files to write, when anything
-    /// was learned.
-    pub fn after_game(
-        &mut self,
-        game: &GameRecord,
-        engine: Color,
-        settings: &BookSettings,
-    ) -> Option<Learned> {
-        if self.learned || !self.engine_played || game.result() == "*" {
-            return None;
-        }
-        self.learned = true;
-        let played = PlayedGame { game, engine, scores: &self.scores };
-        let mut learned = Learned { files: Vec::new() };
-        if self.postbook_on() {
-            let empty = Book::new();
-            let active = self.book();
-            let book = active.as_deref().unwrap_or(&empty);
-            if Arc::make_mut(&mut self.postbook).learn(book, &played) > 0 {
-                learned.files.push((self.files.postbook.clone(), self.postbook.to_text().into_bytes()));
-            }
-        }
-        if self.flags.position && Arc::make_mut(&mut self.positions).learn(&played) > 0 {
-            learned.files.push((self.files.positions.clone(), self.positions.to_bytes()));
-        }
-        if let Some(book) = self.book.as_mut().filter(|_| self.own_book) {
-            let report = Arc::make_mut(book).learn(&played, self.flags, settings);
-            if report.updated > 0 || report.never_play.is_some() {
-                learned.files.push((self.files.book.clone(), book.to_bytes()));
-            }
-        }
-        (!learned.files.is_empty()).then_some(learned)
+    /// Starts learning from a finished game of Kibitz's (once, in the background; called
+    /// every frame while the game is over, it starts when it can); `repaint` wakes the app
+    /// when [`Learning::try_finish`] has the result.
+    pub fn after_game(&mut self, game: &GameRecord, engine: Color, repaint: &Arc<dyn Fn() + Send + Sync>) {
+        let repaint = Arc::clone(repaint);
+        self.inner.after_game(game, engine, move || repaint());
     }
-}
 
-/// What a finished game taught Kibitz.
-pub struct Learned {
-    /// The files to write (atomically, through the app's writer): path and contents.
-    pub files: Vec<(PathBuf, Vec<u8>)>,
-}
-
-/// Where the learned data is saved.
-struct LearningFiles {
-    book: PathBuf,
-    positions: PathBuf,
-    postbook: PathBuf,
-}
-
-/// Moves a damaged file aside as `NAME.bad` and returns that path.
-fn keep_bad(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
-    name.push(".bad");
-    let bad = path.with_file_name(name);
-    let _ = std::fs::rename(path, &bad);
-    bad
+    /// What the learning after a game produced, once it has ended: the files to write (hand
+    /// them to the writer), after which send the book and [`Learning::command`] to the engine.
+    pub fn try_finish(&mut self) -> Option<JobOutcome<Learned, Infallible>> {
+        self.inner.try_finish()
+    }
 }
 
 #[cfg(test)]
@@ -291,112 +127,42 @@ mod tests {
         game
     }
 
-    fn switches(own_book: bool, learn: u8) -> Settings {
-        Settings { own_book, learn, ..Settings::default() }
-    }
-
-    fn learned_parts(learning: &Learning) -> (Option<Arc<PositionTable>>, Option<Arc<PostBook>>) {
-        match learning.command() {
-            Command::SetLearning { positions, postbook } => (positions, postbook),
-            other => panic!("expected SetLearning, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn a_finished_game_teaches_positions_and_the_postbook() {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let paths = Paths::under(dir.path().to_path_buf());
-        let (mut learning, notices) = Learning::load(&paths, &switches(false, 7));
-        assert!(notices.is_empty(), "{notices:?}");
-        assert_eq!(learned_parts(&learning), (None, None), "nothing learned yet");
-        // The score falls by 170 centipawns at Kibitz's third move.
-        let game = lost_game(&mut learning, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4"], &[30, 20, -150]);
-        let learned = learning
-            .after_game(&game, Color::White, &BookSettings::default())
-            .expect("something was learned");
-        let book_written = learned.files.iter().any(|(path, _)| *path == paths.book_file());
-        assert!(!book_written, "no book in use");
-        assert!(
-            learning.after_game(&game, Color::White, &BookSettings::default()).is_none(),
-            "a game is learned once"
-        );
+    /// Learns from `game` and waits for the files to write.
+    fn learn(learning: &mut Learning, game: &GameRecord) -> Vec<PathBuf> {
+        let repaint: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        learning.after_game(game, Color::White, &repaint);
+        let learned = learning.inner.wait().expect("learning started").expect("learning ended");
         for (path, bytes) in &learned.files {
             write_atomic(path, bytes).expect("writable");
         }
-        assert!(paths.positions_file().exists() && paths.postbook_file().exists());
+        learned.files.into_iter().map(|(path, _)| path).collect()
+    }
 
-        let (learning, notices) = Learning::load(&paths, &switches(false, 7));
+    #[test]
+    fn the_settings_switch_what_is_learned_and_used() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let paths = Paths::under(dir.path().to_path_buf());
+        // Book and result learning with the PostBook, no position learning, no book.
+        let settings = Settings { own_book: false, learn: 5, ..Settings::default() };
+        let (mut learning, notices) = Learning::load(&paths, &settings);
         assert!(notices.is_empty(), "{notices:?}");
-        let (positions, postbook) = learned_parts(&learning);
-        let positions = positions.expect("learned positions are used");
-        let third = game.position_at(4);
-        assert_eq!(
-            positions.entries().map(|p| (p.key, p.score)).collect::<Vec<_>>(),
-            [(kibitz_engine::book_key(third), -150)]
-        );
-        let postbook = postbook.expect("the PostBook is used");
-        assert_eq!(postbook.len(), 3, "Kibitz's three moves out of (no) book");
-        let e4 = game.moves()[0];
-        let stats =
-            postbook.get(kibitz_engine::book_key(game.position_at(0)), kibitz_engine::encode_move(e4));
-        assert_eq!(stats.map(|s| (s.stats.games, s.stats.losses)), Some((1, 1)));
-
-        // With position learning off (bits 1 + 4), the positions are neither used nor learned.
-        let (mut learning, _) = Learning::load(&paths, &switches(false, 5));
-        assert!(learned_parts(&learning).0.is_none());
         let game = lost_game(&mut learning, &["d4", "d5", "c4", "e6"], &[30, -200]);
-        let learned =
-            learning.after_game(&game, Color::White, &BookSettings::default()).expect("the PostBook learned");
-        let written: Vec<&PathBuf> = learned.files.iter().map(|(path, _)| path).collect();
-        assert_eq!(written, [&paths.postbook_file()]);
-    }
+        assert_eq!(learn(&mut learning, &game), [paths.postbook_file()]);
+        assert!(matches!(learning.command(), Command::SetLearning { positions: None, postbook: Some(_) }));
 
-    #[test]
-    fn damaged_learning_files_are_kept_aside_with_a_notice() {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let paths = Paths::under(dir.path().to_path_buf());
-        write_atomic(&paths.positions_file(), b"not learned positions").expect("writable");
-        write_atomic(&paths.postbook_file(), b"not a PostBook\n").expect("writable");
-        let (learning, notices) = Learning::load(&paths, &switches(false, 7));
-        assert_eq!(notices.len(), 2, "{notices:?}");
-        assert_eq!(learned_parts(&learning), (None, None));
-        assert!(!paths.positions_file().exists() && !paths.postbook_file().exists());
-        assert!(dir.path().join("data/learned-positions.kpos.bad").exists());
-        assert!(dir.path().join("data/postbook.txt.bad").exists());
-    }
-
-    #[test]
-    fn clearing_forgets_what_was_learned_and_the_postbook_switch_is_kept() {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let paths = Paths::under(dir.path().to_path_buf());
-        let (mut learning, _) = Learning::load(&paths, &switches(true, 7));
-        assert_eq!(learning.summary(), LearnedSummary::default());
-        let game = lost_game(&mut learning, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4"], &[30, 20, -150]);
-        let learned = learning
-            .after_game(&game, Color::White, &BookSettings::default())
-            .expect("something was learned");
-        for (path, bytes) in &learned.files {
-            write_atomic(path, bytes).expect("writable");
-        }
-        let before = learning.summary();
-        assert!(before.book_moves > 0 && before.positions == 1, "{before:?}");
-
-        for (path, bytes) in learning.clear() {
-            write_atomic(&path, &bytes).expect("writable");
-        }
-        assert_eq!(learning.summary(), LearnedSummary::default());
-        assert_eq!(learned_parts(&learning), (None, None));
-        let (again, _) = Learning::load(&paths, &switches(true, 7));
-        assert_eq!(again.summary(), LearnedSummary::default(), "the files were cleared too");
-
-        // With the PostBook off, it is neither used nor learned; the other kinds still are.
-        let settings = Settings { postbook: false, ..switches(false, 7) };
-        let (mut learning, _) = Learning::load(&paths, &settings);
+        // Position learning on, the PostBook off: the positions are learned and used instead.
+        let settings = Settings { own_book: false, learn: 7, postbook: false, ..Settings::default() };
+        learning.configure(&settings);
         let game = lost_game(&mut learning, &["d4", "d5", "c4", "e6"], &[30, -200]);
-        let learned = learning.after_game(&game, Color::White, &BookSettings::default()).expect("positions");
-        let written: Vec<&PathBuf> = learned.files.iter().map(|(path, _)| path).collect();
-        assert_eq!(written, [&paths.positions_file()]);
-        assert!(learned_parts(&learning).1.is_none());
-        assert_eq!(learning.summary().postbook_moves, 0);
+        assert_eq!(learn(&mut learning, &game), [paths.positions_file()]);
+        assert!(matches!(learning.command(), Command::SetLearning { positions: Some(_), postbook: None }));
+        assert_eq!(learning.summary(), LearnedSummary { book_moves: 0, positions: 1, postbook_moves: 2 });
+
+        // With the book on, the default book is played from and learns.
+        learning.configure(&Settings { own_book: true, ..settings });
+        assert!(learning.book().is_some_and(|book| book.positions() > 1000), "the default book");
+        let game = lost_game(&mut learning, &["d4", "d5", "c4", "e6"], &[30, -200]);
+        assert!(learn(&mut learning, &game).contains(&paths.book_file()));
+        assert!(learning.summary().book_moves > 0);
     }
 }

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use kibitz_engine::LearningFiles;
+
 /// The folders for settings and for the game in progress.
 #[derive(Clone, Debug)]
 pub struct Paths {
@@ -39,22 +41,28 @@ impl Paths {
         self.config_dir.join("settings.json")
     }
 
+    /// The files of what Kibitz learns, in the data folder.
+    #[must_use]
+    pub fn learning_files(&self) -> LearningFiles {
+        LearningFiles::in_folder(&self.data_dir)
+    }
+
     /// The player's copy of the opening book, which learns from Kibitz's games.
     #[must_use]
     pub fn book_file(&self) -> PathBuf {
-        self.data_dir.join("kibitz.kbook")
+        self.learning_files().book
     }
 
     /// Positions where Kibitz's score dropped sharply (Crafty's position learning).
     #[must_use]
     pub fn positions_file(&self) -> PathBuf {
-        self.data_dir.join("learned-positions.kpos")
+        self.learning_files().positions
     }
 
     /// Kibitz's PostBook: how its first moves after the book fared (Terra), as text.
     #[must_use]
     pub fn postbook_file(&self) -> PathBuf {
-        self.data_dir.join("postbook.txt")
+        self.learning_files().postbook
     }
 
     /// The game in progress, saved after every move.

@@ -13,9 +13,10 @@ pub mod conductor;
 mod database;
 mod epd;
 mod eval;
+mod file_options;
 mod game;
 mod job;
-mod learned;
+mod learning;
 mod level;
 mod limits;
 mod perft;
@@ -36,9 +37,10 @@ mod xboard;
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
 pub use book::{
     Book, BookBuilder, BookEntry, BookError, BookMode, BookSettings, BuildJob, BuildOptions, BuildProgress,
-    Candidate, Choice, CraftyWeights, Exclusion, Group, LearnFlags, LearnReport, LearnedPosition, NagImport,
-    Outcome, PREFER_MARGIN, PlayedGame, PositionTable, PostBook, PostBookAdvice, PostBookStats, PreferCheck,
-    RandomType, Stats, book_key, decode_move, encode_move, move_code_text, nag_value,
+    Candidate, Choice, CraftyWeights, Exclusion, Group, LearnFlags, LearnReport, LearnedFileError,
+    LearnedFileErrorKind, LearnedPosition, NagImport, Outcome, PREFER_MARGIN, PlayedGame, PositionTable,
+    PostBook, PostBookAdvice, PostBookStats, PreferCheck, RandomType, Stats, book_key, decode_move,
+    encode_move, move_code_text, nag_value,
 };
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
 pub use conductor::{Conductor, GameEvent};
@@ -49,6 +51,9 @@ pub use game::{
     Ending, Eval, GameRecord, IllegalMove, Nag, Node, NodeId, Termination, clock_in, eval_in, nag_symbol,
 };
 pub use job::{Job, JobContext, JobError, JobOutcome};
+pub use learning::{
+    Learned, LearnedData, LearnedPart, LearnedSummary, Learning, LearningFiles, LearningSettings, SetAside,
+};
 pub use level::Level;
 pub use limits::SearchLimits;
 pub use perft::{divide, perft};

@@ -15,7 +15,8 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub use parse::{UciCommand, UciOption, parse_line};
 
-use crate::learned::{Learned, open_book, unset};
+use crate::LearnedData;
+use crate::file_options::{load_positions, load_postbook, open_book, unset};
 use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo};
@@ -135,7 +136,7 @@ struct Session {
     own_book: bool,
     book: Option<std::sync::Arc<crate::Book>>,
     /// The learned positions and the PostBook, from files the app wrote.
-    learned: Learned,
+    learned: LearnedData,
     /// The draw and resign settings.
     policy: PolicySettings,
     /// What Kibitz would do with its moves in this game, shared with the printing thread.
@@ -178,8 +179,8 @@ impl Session {
                     Err(e) => return Some(format!("info string error: {e}")),
                 }
             }
-            UciOption::PositionFile(path) => return Some(self.load(handle, |l| l.load_positions(&path))),
-            UciOption::PostBookFile(path) => return Some(self.load(handle, |l| l.load_postbook(&path))),
+            UciOption::PositionFile(path) => return Some(self.load(handle, |l| load_positions(l, &path))),
+            UciOption::PostBookFile(path) => return Some(self.load(handle, |l| load_postbook(l, &path))),
             UciOption::PositionLearning(on) => {
                 self.learned.use_positions = on;
                 handle.send(self.learned.command());
@@ -207,7 +208,7 @@ impl Session {
     fn load(
         &mut self,
         handle: &EngineHandle,
-        load: impl FnOnce(&mut Learned) -> Result<String, String>,
+        load: impl FnOnce(&mut LearnedData) -> Result<String, String>,
     ) -> String {
         match load(&mut self.learned) {
             Ok(loaded) => {
@@ -261,7 +262,7 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
         move_overhead: MOVE_OVERHEAD,
         own_book: false,
         book: None,
-        learned: Learned::default(),
+        learned: LearnedData::default(),
         policy: PolicySettings::default(),
         manners,
     };

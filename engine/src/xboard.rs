@@ -19,8 +19,9 @@ use shakmaty::{
 
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
+use crate::LearnedData;
 use crate::conductor::{Conductor, GameEvent};
-use crate::learned::{Learned, open_book};
+use crate::file_options::{load_positions, load_postbook, open_book};
 use crate::policy::{PolicyChange, PolicySettings};
 use crate::search::position_hash;
 use crate::{
@@ -148,7 +149,7 @@ struct Session {
     /// The book (`BookFile`).
     book: Option<Arc<crate::Book>>,
     /// The learned positions and the PostBook, from files the app wrote.
-    learned: Learned,
+    learned: LearnedData,
 }
 
 /// A conductor for a game from `start`: Kibitz's manners speak for whichever side it plays.
@@ -180,7 +181,7 @@ impl Session {
             last_info: None,
             own_book: false,
             book: None,
-            learned: Learned::default(),
+            learned: LearnedData::default(),
         }
     }
 
@@ -423,8 +424,8 @@ impl Session {
                 }
                 Err(e) => Err(e),
             },
-            "PositionFile" => self.learned.load_positions(value),
-            "PostBookFile" => self.learned.load_postbook(value),
+            "PositionFile" => load_positions(&mut self.learned, value),
+            "PostBookFile" => load_postbook(&mut self.learned, value),
             "PositionLearning" => {
                 self.learned.use_positions = check();
                 Ok(format!("PositionLearning {}", self.learned.use_positions))

@@ -5,7 +5,7 @@
 use shakmaty::{Color, Position};
 
 use crate::GameRecord;
-use crate::book::{Book, BookError, BookSettings, Outcome, book_key, encode_move};
+use crate::book::{Book, BookSettings, LearnedFileError, Outcome, book_key, encode_move};
 
 /// Which kinds of learning are on: Crafty's `learn` bits (1 book, 2 position, 4 result).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,14 +178,14 @@ impl Book {
     /// Imports learned data written by [`Book::export_learning`] (Crafty's `import`): learned
     /// counts are added, unless `clear` first forgets everything learned. Lines for moves the
     /// book does not have, and `position` lines, are skipped. Returns the moves updated.
-    pub fn import_learning(&mut self, text: &str, clear: bool) -> Result<usize, BookError> {
+    pub fn import_learning(&mut self, text: &str, clear: bool) -> Result<usize, LearnedFileError> {
         let mut parsed = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let fields: Vec<&str> = line.split_whitespace().collect();
             if fields.first() != Some(&"book") {
                 continue;
             }
-            let bad = || BookError::Pgn(format!("learned data line {}: {line}", n + 1));
+            let bad = || LearnedFileError::bad_line(n + 1, line, "a learned book move line");
             if fields.len() != 9 {
                 return Err(bad());
             }

@@ -6,7 +6,8 @@
 //! The files of this module, one concept each: `key` (positions and moves as a book names
 //! them), `stats`, `entry`, `file` (Kibitz's own format), `polyglot` (`.bin` import and export),
 //! `build` (from PGN), `nags` (user values from annotated PGN), `choose` (Terra's and Crafty's
-//! selection), `learn` (book and result learning), `postbook`, `positions` (position learning).
+//! selection), `learn` (book and result learning), `postbook`, `positions` (position learning),
+//! `learned_error` (why a learned-data file was refused).
 
 mod build;
 mod choose;
@@ -15,6 +16,7 @@ mod error;
 mod file;
 mod key;
 mod learn;
+mod learned_error;
 mod nags;
 mod polyglot;
 mod positions;
@@ -27,6 +29,7 @@ pub use entry::BookEntry;
 pub use error::BookError;
 pub use key::{book_key, decode_move, encode_move, move_code_text};
 pub use learn::{LearnFlags, LearnReport, PlayedGame};
+pub use learned_error::{LearnedFileError, LearnedFileErrorKind};
 pub use nags::{NagImport, nag_value};
 pub use positions::{LearnedPosition, PositionTable};
 pub use postbook::{PREFER_MARGIN, PostBook, PostBookAdvice, PostBookStats, PreferCheck};

@@ -8,7 +8,7 @@ use shakmaty::{Chess, Move};
 
 use crate::Score;
 use crate::book::learn::MOVES_AFTER_BOOK;
-use crate::book::{Book, BookError, PlayedGame, Stats, book_key, decode_move, encode_move};
+use crate::book::{Book, BookError, LearnedFileError, PlayedGame, Stats, book_key, decode_move, encode_move};
 use crate::write_atomic;
 
 /// What the PostBook knows about one move.
@@ -181,14 +181,15 @@ impl PostBook {
         out
     }
 
-    /// Reads the text written by [`PostBook::to_text`].
-    pub fn from_text(text: &str) -> Result<PostBook, BookError> {
+    /// Reads the text written by [`PostBook::to_text`]; the error names the first line that
+    /// is not a PostBook line.
+    pub fn from_text(text: &str) -> Result<PostBook, LearnedFileError> {
         let mut post = PostBook::new();
         for (n, line) in text.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
             }
-            let bad = || BookError::Pgn(format!("PostBook line {}: {line}", n + 1));
+            let bad = || LearnedFileError::bad_line(n + 1, line, "a PostBook line");
             let f: Vec<&str> = line.split_whitespace().collect();
             if f.len() != 7 {
                 return Err(bad());
@@ -203,9 +204,12 @@ impl PostBook {
         Ok(post)
     }
 
-    /// Reads a PostBook file.
-    pub fn load(path: &Path) -> Result<PostBook, BookError> {
-        PostBook::from_text(&std::fs::read_to_string(path)?)
+    /// Reads a PostBook file; the error names the file (and the line).
+    pub fn load(path: &Path) -> Result<PostBook, LearnedFileError> {
+        std::fs::read_to_string(path)
+            .map_err(LearnedFileError::from)
+            .and_then(|text| PostBook::from_text(&text))
+            .map_err(|e| e.in_file(path))
     }
 
     /// Writes the PostBook file atomically.

@@ -139,7 +139,8 @@ fn dispatch(args: &[String]) -> Result<String, String> {
             let (path, input) = (p(0)?, p(1)?);
             let mut book = open(&path)?;
             let text = std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
-            let n = book.import_learning(&text, a.flag("--clear")).map_err(|e| err(e, &input))?;
+            let n =
+                book.import_learning(&text, a.flag("--clear")).map_err(|e| e.in_file(&input).to_string())?;
             book.save(&path).map_err(|e| err(e, &path))?;
             Ok(format!("learned: {n} moves imported -> {}", path.display()))
         }

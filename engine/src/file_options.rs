@@ -1,0 +1,91 @@
+//! The options of the protocol front ends (UCI and xboard) that name files: `BookFile`, and
+//! `PositionFile` and `PostBookFile`, the learned positions and the PostBook the app wrote,
+//! loaded through [`LearnedData`]. Each returns the line to show the GUI.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::{Book, LearnedData, PositionTable, PostBook};
+
+/// Whether an option's path value means "no file".
+pub(crate) fn unset(path: &str) -> bool {
+    let path = path.trim();
+    path.is_empty() || path == "<empty>"
+}
+
+/// Opens the book a `BookFile` option names: `None` for no file, else the book and a line
+/// saying what was loaded; on failure, the reason.
+pub(crate) fn open_book(path: &str) -> Result<Option<(Arc<Book>, String)>, String> {
+    if unset(path) {
+        return Ok(None);
+    }
+    match Book::open(Path::new(path)) {
+        Ok(book) => {
+            let loaded = format!("BookFile {path}: {} positions", book.positions());
+            Ok(Some((Arc::new(book), loaded)))
+        }
+        Err(e) => Err(format!("BookFile {path}: {e}")),
+    }
+}
+
+/// Applies a `PositionFile` option: loads the learned positions from `path` (none for an
+/// empty path). On failure, the reason, and the positions loaded before stay.
+pub(crate) fn load_positions(learned: &mut LearnedData, path: &str) -> Result<String, String> {
+    if unset(path) {
+        learned.set_positions(PositionTable::default());
+        return Ok("PositionFile: none".to_owned());
+    }
+    match learned.load_positions(Path::new(path.trim())) {
+        Ok(n) => Ok(format!("PositionFile {}: {n} learned positions", path.trim())),
+        Err(e) => Err(format!("PositionFile: {e}")),
+    }
+}
+
+/// Applies a `PostBookFile` option, as [`load_positions`] does.
+pub(crate) fn load_postbook(learned: &mut LearnedData, path: &str) -> Result<String, String> {
+    if unset(path) {
+        learned.set_postbook(PostBook::new());
+        return Ok("PostBookFile: none".to_owned());
+    }
+    match learned.load_postbook(Path::new(path.trim())) {
+        Ok(n) => Ok(format!("PostBookFile {}: {n} moves", path.trim())),
+        Err(e) => Err(format!("PostBookFile: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Command;
+
+    #[test]
+    fn files_load_switch_and_fail_without_losing_what_was_loaded() {
+        let dir = std::env::temp_dir().join(format!("kibitz-file-options-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let positions = dir.join("learned-positions.kpos");
+        let mut table = PositionTable::new(8);
+        table.insert(crate::LearnedPosition { key: 1, score: -300, depth: 9, mv: 0 });
+        table.save(&positions).expect("writable");
+        let mut learned = LearnedData::default();
+        let path = positions.to_string_lossy();
+        assert_eq!(
+            load_positions(&mut learned, &path),
+            Ok(format!("PositionFile {path}: 1 learned positions"))
+        );
+        let bad = dir.join("missing.kpos");
+        let error = load_positions(&mut learned, &bad.to_string_lossy()).expect_err("no such file");
+        assert!(
+            error.starts_with(&format!("PositionFile: {}: cannot read the file", bad.display())),
+            "{error}"
+        );
+        let Command::SetLearning { positions, postbook } = learned.command() else { panic!("SetLearning") };
+        assert_eq!(positions.map(|p| p.len()), Some(1), "the earlier file stays loaded");
+        assert!(postbook.is_none());
+        learned.use_positions = false;
+        assert!(matches!(learned.command(), Command::SetLearning { positions: None, .. }));
+        learned.use_positions = true;
+        assert!(load_positions(&mut learned, "<empty>").is_ok());
+        assert!(matches!(learned.command(), Command::SetLearning { positions: None, .. }));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
