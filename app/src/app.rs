@@ -32,7 +32,7 @@ use crate::pieces::PieceTextures;
 use crate::policy_settings::PolicyDialog;
 use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
-use crate::side_panel::{PanelModel, SidePanel};
+use crate::side_panel::{EngineLine, PanelModel, SidePanel};
 use crate::table::{EngineSeat, News, Seat, Table};
 use crate::workspace::{Study, Workspace, workspace_tabs};
 
@@ -280,7 +280,6 @@ impl KibitzApp {
                         self.learning.engine_moved(ply, search);
                     }
                 }
-                News::Message(text) => self.notices.push(text),
                 News::Game(event) => self.game_event(event),
             }
         }
@@ -1024,11 +1023,15 @@ impl KibitzApp {
             _ => &self.play,
         };
         let seats = &table.seats;
-        let lines: Vec<(&str, Option<&str>)> = [Color::White, Color::Black]
+        let lines: Vec<EngineLine<'_>> = [Color::White, Color::Black]
             .into_iter()
             .map(|c| seats.get(c))
             .filter(|seat| seat.engine.is_some())
-            .map(|seat| (seat.name.as_str(), seat.line.as_deref()))
+            .map(|seat| EngineLine {
+                name: &seat.name,
+                line: seat.line.as_deref(),
+                said: seat.said.as_deref(),
+            })
             .collect();
         let model = PanelModel {
             game: table.game(),

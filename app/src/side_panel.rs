@@ -11,6 +11,16 @@ use crate::action::Action;
 use crate::clock_view::clock_ui;
 use crate::move_tree::{edit_toolbar, move_tree_ui};
 
+/// An engine's line as the panel shows it.
+pub struct EngineLine<'a> {
+    /// The engine's name.
+    pub name: &'a str,
+    /// Its current or last line, already formatted.
+    pub line: Option<&'a str>,
+    /// The last thing it said for the user.
+    pub said: Option<&'a str>,
+}
+
 /// What the side panel shows this frame.
 pub struct PanelModel<'a> {
     /// The game.
@@ -25,8 +35,8 @@ pub struct PanelModel<'a> {
     pub human: Color,
     /// The name of each side's player ("You", "Kibitz", an engine's name).
     pub names: [&'a str; 2],
-    /// Each engine's name and its current or last line, already formatted.
-    pub lines: Vec<(&'a str, Option<&'a str>)>,
+    /// Each engine's current or last line.
+    pub lines: Vec<EngineLine<'a>>,
     /// Whether two engines play and the player watches.
     pub watching: bool,
     /// Messages for the player.
@@ -189,12 +199,15 @@ impl SidePanel {
             ui.label(RichText::new("Engine").strong());
             ui.weak("No engine plays in a study.");
         }
-        for (name, line) in &model.lines {
-            ui.label(RichText::new(*name).strong());
-            match line {
-                Some(line) => ui.label(RichText::new(*line).monospace()),
+        for engine in &model.lines {
+            ui.label(RichText::new(engine.name).strong());
+            match engine.line {
+                Some(line) => ui.label(RichText::new(line).monospace()),
                 None => ui.weak("Waiting for its turn."),
             };
+            if let Some(said) = engine.said {
+                ui.weak(said);
+            }
         }
         ui.separator();
         if model.study {

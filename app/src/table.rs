@@ -51,19 +51,22 @@ pub struct Seat {
     /// The first move of the engine's current line and its score (White's side, "+0.35"),
     /// for an arrow on the board.
     pub best: Option<(Move, String)>,
+    /// The last thing the engine said for the user (UCI's `info string`, xboard's
+    /// `telluser`), shown under its line.
+    pub said: Option<String>,
 }
 
 impl Seat {
     /// The person at the keyboard.
     #[must_use]
     pub fn person(name: &str) -> Self {
-        Seat { name: name.to_string(), engine: None, line: None, best: None }
+        Seat { name: name.to_string(), engine: None, line: None, best: None, said: None }
     }
 
     /// An engine.
     #[must_use]
     pub fn engine(name: &str, engine: EngineSeat) -> Self {
-        Seat { name: name.to_string(), engine: Some(engine), line: None, best: None }
+        Seat { name: name.to_string(), engine: Some(engine), line: None, best: None, said: None }
     }
 }
 
@@ -82,8 +85,6 @@ pub enum News {
         /// Its score and depth.
         search: Option<(i32, u8)>,
     },
-    /// An engine said something for the user.
-    Message(String),
 }
 
 /// The game and its two seats.
@@ -254,7 +255,7 @@ impl Table {
                 engine.thinking = None;
                 news.extend(self.conductor.resign(side).into_iter().map(News::Game));
             }
-            Event::Message(text) => news.push(News::Message(format!("{}: {text}", seat.name))),
+            Event::Message(text) => seat.said = Some(text),
             Event::Failed(mut failure) => {
                 engine.thinking = None;
                 failure.engine = seat.name.clone();
