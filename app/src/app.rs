@@ -521,7 +521,8 @@ impl KibitzApp {
     /// [`EXTERNAL_MOVE_TIME`] a move when the game has none.
     fn external_seat(&self, name: &str, timed: bool) -> Seat {
         let Some(config) = self.settings.engine(name).cloned() else {
-            return Seat::person(&format!("{name} (not configured)"));
+            // `start` replaces engines that are not configured; this is only a safe fallback.
+            return self.kibitz_seat(Level::default());
         };
         let repaint = Arc::clone(&self.repaint);
         let player = ExternalEngine::spawn(config, move || repaint());
@@ -529,8 +530,18 @@ impl KibitzApp {
         Seat::engine(name, EngineSeat::new(Box::new(player), base, false))
     }
 
-    fn start(&mut self, request: NewGameRequest) {
+    fn start(&mut self, mut request: NewGameRequest) {
         self.stop_engine();
+        // An engine that is no longer configured (a resumed game) is replaced by Kibitz.
+        for side in [Color::White, Color::Black] {
+            if let SeatChoice::Engine(name) = request.seats.get(side)
+                && self.settings.engine(name).is_none()
+            {
+                self.notices
+                    .push(format!("The engine {name} is no longer in your list; Kibitz plays instead."));
+                *request.seats.get_mut(side) = SeatChoice::Kibitz;
+            }
+        }
         self.human = request.human;
         self.level = request.level;
         self.play = self.new_table(&request);

@@ -111,7 +111,8 @@ impl SidePanel {
             if ui.button("New game").clicked() {
                 actions.push(Action::ShowNewGame);
             }
-            if ui.add_enabled(!model.game.is_empty(), egui::Button::new("Take back")).clicked() {
+            let can_take_back = !model.game.is_empty() && !model.watching;
+            if ui.add_enabled(can_take_back, egui::Button::new("Take back")).clicked() {
                 actions.push(Action::TakeBack);
             }
             if ui.button("Flip").on_hover_text("Turn the board around (F)").clicked() {
