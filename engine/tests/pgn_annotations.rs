@@ -85,13 +85,8 @@ fn a_lichess_game_keeps_its_clocks_evals_and_comments() {
 
 #[test]
 fn a_lichess_database_keeps_its_clocks_and_evals() {
-    // The shared data's lichess export, when it is there: python-chess counted 438 games with
-    // 28,538 [%clk] and 2,216 [%eval] comments, one comment per move (shared/data/README.md).
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn/annotated/lichess_db_1000k.pgn");
-    if !path.exists() {
-        eprintln!("skipped: {} is missing", path.display());
-        return;
-    }
+    // A lichess export: python-chess counted 438 games with 28,538 [%clk] and 2,216 [%eval]
+    // comments, one comment per move (data/PROVENANCE.json).
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/pgn/annotated/lichess_db_1000k.pgn");
     assert_eq!(round_trip(&path), (438, 28_538, 2_216));
 }
