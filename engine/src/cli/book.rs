@@ -279,12 +279,26 @@ mod tests {
         path.display().to_string()
     }
 
-    /// A path in a fresh temporary folder, named after the test.
-    fn temp(test: &str, name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kibitz-cli-book-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a temporary folder");
-        dir.join(name)
+    /// A fresh temporary folder of the test's own, removed (and only it) when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(test: &str) -> TempDir {
+            let dir = std::env::temp_dir().join(format!("kibitz-cli-book-{test}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("a temporary folder");
+            TempDir(dir)
+        }
+
+        fn file(&self, name: &str) -> PathBuf {
+            self.0.join(name)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 
     fn args(list: &[&str]) -> Vec<String> {
@@ -294,7 +308,8 @@ mod tests {
     #[test]
     fn opening_lines_build_a_polyglot_book() {
         // Every game of 2moves_v2.pgn ends in `*`.
-        let out = temp("lines", "lines.bin");
+        let dir = TempDir::new("lines");
+        let out = dir.file("lines.bin");
         let outs = out.display().to_string();
         let summary = dispatch(&args(&["build", &data("openings/2moves_v2.pgn"), &outs, "--polyglot"]))
             .expect("the book is built");
@@ -316,7 +331,8 @@ mod tests {
     fn an_empty_book_is_an_error_and_nothing_is_written() {
         let lines = data("openings/2moves_v2.pgn");
         for format in [None, Some("--polyglot")] {
-            let out = temp("empty", "empty.bin");
+            let dir = TempDir::new("empty");
+            let out = dir.file("empty.bin");
             let outs = out.display().to_string();
             let mut list = vec!["build", &lines, &outs, "--min-games", "1000000"];
             list.extend(format);
@@ -324,12 +340,12 @@ mod tests {
             assert!(message.contains("no moves to write"), "{message}");
             assert!(message.contains("12092 games read"), "{message}");
             assert!(!out.exists(), "{format:?}: nothing is written");
-            assert_eq!(std::fs::read_dir(out.parent().expect("a folder")).expect("listed").count(), 0);
+            assert_eq!(std::fs::read_dir(&dir.0).expect("listed").count(), 0, "nor a temporary file");
         }
         // Only lost games: the Kibitz book keeps the move, a Polyglot book would have no entry.
-        let pgn = temp("lost", "lost.pgn");
+        let dir = TempDir::new("lost");
+        let (pgn, out) = (dir.file("lost.pgn"), dir.file("lost.bin"));
         std::fs::write(&pgn, "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n").expect("written");
-        let out = pgn.with_file_name("lost.bin");
         let (pgns, outs) = (pgn.display().to_string(), out.display().to_string());
         let message = dispatch(&args(&["build", &pgns, &outs, "--plies", "1", "--polyglot"]))
             .expect_err("a Polyglot book of no entries is refused");
