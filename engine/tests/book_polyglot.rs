@@ -8,6 +8,7 @@ use kibitz_engine::{Book, BookBuilder, BuildOptions, GameRecord, move_code_text}
 
 const BOOKS: &str = "../data/books";
 const GAMES: &str = "../data/pgn/games";
+const OPENINGS: &str = "../data/openings";
 
 /// A file of the repository's test data (`data/`), which every checkout has.
 fn data(dir: &str, name: &str) -> PathBuf {
@@ -110,4 +111,81 @@ print("entries", n)
         checked += 1;
     }
     assert!(checked >= 10, "python-chess found {checked} entries along the first game");
+}
+
+/// The start position of a book built from `data/openings/2moves_v2.pgn` (opening lines, every
+/// game ending in `*`) by `polyglot make-book -pgn 2moves_v2.pgn -bin 2moves.bin` (PolyGlot
+/// 2.0.4, Debian's `polyglot` package), its entries read from the file: move and weight. Every
+/// line counts one point for each of its moves, as a draw does.
+const POLYGLOT_START: [(&str, u16); 13] = [
+    ("e2e4", 1437),
+    ("f2f4", 1333),
+    ("e2e3", 1173),
+    ("d2d4", 1141),
+    ("c2c4", 1138),
+    ("g1f3", 996),
+    ("b2b4", 973),
+    ("b1c3", 938),
+    ("g2g3", 773),
+    ("d2d3", 762),
+    ("h2h3", 676),
+    ("c2c3", 438),
+    ("b2b3", 314),
+];
+
+/// The entries of a Polyglot file as (key, move, weight, learn), sorted.
+fn polyglot_entries(path: &Path) -> Vec<(u64, u16, u16, u32)> {
+    let bytes = std::fs::read(path).unwrap();
+    let mut entries: Vec<_> = bytes
+        .chunks_exact(16)
+        .map(|r| {
+            let key = u64::from_be_bytes(r[..8].try_into().unwrap());
+            let mv = u16::from_be_bytes([r[8], r[9]]);
+            let weight = u16::from_be_bytes([r[10], r[11]]);
+            (key, mv, weight, u32::from_be_bytes(r[12..16].try_into().unwrap()))
+        })
+        .collect();
+    entries.sort_unstable();
+    entries
+}
+
+#[test]
+fn opening_lines_build_like_polyglot_make_book() {
+    let pgn = data(OPENINGS, "2moves_v2.pgn");
+    let mut builder = BookBuilder::new(BuildOptions::default());
+    builder.add_pgn_file(&pgn, &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
+    assert_eq!((builder.progress().games, builder.progress().unfinished), (12_092, 12_092));
+    let out = temp("2moves.bin");
+    builder.finish().save_polyglot(&out).unwrap();
+    let book = Book::open(&out).unwrap();
+    let mut start: Vec<(String, u16)> = book
+        .legal_moves(GameRecord::new().position())
+        .iter()
+        .map(|(_, e)| (move_code_text(e.mv), e.weight))
+        .collect();
+    start.sort_by_key(|(mv, w)| (std::cmp::Reverse(*w), mv.clone()));
+    let expected: Vec<(String, u16)> = POLYGLOT_START.iter().map(|(m, w)| (m.to_string(), *w)).collect();
+    assert_eq!(start, expected);
+
+    // With PolyGlot installed (.ci/run installs it), the whole book, built by both with every
+    // move kept (-min-game 1), holds the same entries.
+    let theirs = temp("2moves-polyglot.bin");
+    let polyglot = ["polyglot", "/usr/games/polyglot"].into_iter().find_map(|program| {
+        Command::new(program)
+            .args(["make-book", "-min-game", "1", "-pgn"])
+            .arg(&pgn)
+            .arg("-bin")
+            .arg(&theirs)
+            .output()
+            .ok()
+    });
+    let Some(output) = polyglot else {
+        eprintln!("polyglot is not installed: compared with the recorded start position only");
+        return;
+    };
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let (ours, theirs) = (polyglot_entries(&out), polyglot_entries(&theirs));
+    assert!(theirs.len() > 1000, "polyglot wrote {} entries", theirs.len());
+    assert_eq!(ours.len(), theirs.len());
+    assert!(ours == theirs, "the books differ");
 }

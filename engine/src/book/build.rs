@@ -42,6 +42,10 @@ pub struct BuildProgress {
     pub games: u64,
     /// Games skipped (variants, bad FEN) or cut short by an illegal move.
     pub skipped: u64,
+    /// Games without a result (`*`, as in files of opening lines): their moves count as played
+    /// with no result and are weighted like draws, as `polyglot make-book` weighs them (see
+    /// [`Stats::polyglot_weight`]).
+    pub unfinished: u64,
     /// Bytes of PGN read so far.
     pub bytes: u64,
     /// Total bytes of the PGN files, when known.
@@ -113,7 +117,9 @@ impl BookBuilder {
         let base = self.progress.bytes;
         let counter = Arc::new(AtomicU64::new(0));
         let mut reader = Reader::new(CountingReader { inner: reader, count: Arc::clone(&counter) });
-        let mut visitor = GameVisitor { max_plies: self.options.max_plies, counts: &mut self.counts };
+        let unfinished = self.progress.unfinished;
+        let mut visitor =
+            GameVisitor { max_plies: self.options.max_plies, counts: &mut self.counts, unfinished: 0 };
         loop {
             let read = reader.read_game(&mut visitor).map_err(|e| BookError::Pgn(e.to_string()))?;
             let Some(ok) = read else { break };
@@ -121,6 +127,7 @@ impl BookBuilder {
             if !ok {
                 self.progress.skipped += 1;
             }
+            self.progress.unfinished = unfinished + visitor.unfinished;
             if self.progress.games.is_multiple_of(1000) {
                 self.progress.bytes = base + counter.load(Ordering::Relaxed);
                 if progress(&self.progress).is_break() {
@@ -217,16 +224,20 @@ struct Movetext {
     ok: bool,
 }
 
-/// Collects the main line of each game, up to `max_plies`, into `counts`. Outputs whether the
-/// game was read without trouble.
+/// Collects the main line of each game, up to `max_plies`, into `counts`, and counts the
+/// games without a result. Outputs whether the game was read without trouble.
 struct GameVisitor<'a> {
     max_plies: usize,
     counts: &'a mut Counts,
+    unfinished: u64,
 }
 
 impl GameVisitor<'_> {
     fn commit(&mut self, movetext: &Movetext) {
         let result = movetext.result.as_deref().unwrap_or("*");
+        if Outcome::from_result(result, true) == Outcome::Unknown {
+            self.unfinished += 1;
+        }
         for &(key, mv, side) in &movetext.played {
             let outcome = Outcome::from_result(result, side == Color::White);
             self.counts.entry((key, mv)).or_default().record(outcome);
@@ -366,6 +377,26 @@ mod tests {
     }
 
     #[test]
+    fn games_without_a_result_weigh_like_draws() {
+        // Opening lines end in `*`: e4 in two of them, d4 in one; a decided game besides.
+        let pgn =
+            "[Result \"*\"]\n\n1. e4 e5 *\n\n1. e4 c5 *\n\n1. d4 d5 *\n\n[Result \"1-0\"]\n\n1. d4 Nf6 1-0\n";
+        let mut builder = BookBuilder::new(BuildOptions::default());
+        builder.add_pgn(pgn.as_bytes(), &mut |_| ControlFlow::Continue(())).expect("read");
+        assert_eq!(builder.progress().unfinished, 3);
+        let book = builder.finish();
+        let start = GameRecord::new();
+        let mut moves: Vec<(String, u16, u32)> = book
+            .legal_moves(start.position())
+            .iter()
+            .map(|(_, e)| (crate::move_code_text(e.mv), e.weight, e.fixed.unfinished()))
+            .collect();
+        moves.sort();
+        // d4: one unfinished game (1 point) and one win (2 points); e4: two unfinished games.
+        assert_eq!(moves, [("d2d4".to_string(), 3, 1), ("e2e4".to_string(), 2, 2)]);
+    }
+
+    #[test]
     fn the_job_builds_and_reports() {
         let path = pgn_file("reports", 1500);
         let size = std::fs::metadata(&path).expect("the file").len();
@@ -380,7 +411,7 @@ mod tests {
         };
         assert_eq!(
             job.progress(),
-            Some(BuildProgress { games: 1500, skipped: 0, bytes: size, total_bytes: size })
+            Some(BuildProgress { games: 1500, skipped: 0, unfinished: 0, bytes: size, total_bytes: size })
         );
         let moves = book.legal_moves(GameRecord::new().position());
         assert_eq!(moves.len(), 1);

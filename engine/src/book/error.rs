@@ -29,6 +29,9 @@ pub enum BookError {
     Pgn(String),
     /// The operation was cancelled.
     Cancelled,
+    /// The book to be written has no moves (a Polyglot file of no entries is no book), so
+    /// nothing was written.
+    Empty,
 }
 
 impl fmt::Display for BookError {
@@ -49,6 +52,7 @@ impl fmt::Display for BookError {
             BookError::BadRecord(i, what) => write!(f, "the book file is damaged: entry {i} has {what}"),
             BookError::Pgn(message) => write!(f, "cannot read the PGN: {message}"),
             BookError::Cancelled => f.write_str("cancelled"),
+            BookError::Empty => f.write_str("the book has no moves to write, so nothing was written"),
         }
     }
 }

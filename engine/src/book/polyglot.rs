@@ -69,13 +69,32 @@ impl Book {
         out
     }
 
-    /// Writes the book as a Polyglot `.bin`, atomically.
+    /// Writes the book as a Polyglot `.bin`, atomically. A book with no entry to write (no
+    /// moves, or only moves built from lost games) is refused with [`BookError::Empty`] and
+    /// nothing is written: an empty file is not a Polyglot book.
     pub fn save_polyglot(&self, path: &Path) -> Result<(), BookError> {
-        write_atomic(path, &self.to_polyglot())?;
+        let bytes = self.to_polyglot();
+        if bytes.is_empty() {
+            return Err(BookError::Empty);
+        }
+        write_atomic(path, &bytes)?;
         Ok(())
     }
 }
 
 fn prev_key(e: &BookEntry) -> u64 {
     e.key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_polyglot_book_is_not_written() {
+        let path = std::env::temp_dir().join(format!("kibitz-polyglot-empty-{}.bin", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        assert!(matches!(Book::new().save_polyglot(&path), Err(BookError::Empty)));
+        assert!(!path.exists(), "no file is left behind");
+    }
 }

@@ -29,7 +29,8 @@ pub enum Outcome {
     Draw,
     /// The side that played the move lost.
     Loss,
-    /// Unknown or unfinished (`*`): counted as a game, with no result.
+    /// Unknown or unfinished (`*`): counted as a game, with no result (weighted as a draw in
+    /// [`Stats::polyglot_weight`]).
     Unknown,
 }
 
@@ -61,11 +62,28 @@ impl Stats {
         self.losses = self.losses.saturating_add(other.losses);
     }
 
-    /// Polyglot's weight for a move built from games: two points a win, one a draw, as
-    /// `polyglot make-book` counts them, capped at `u16::MAX`.
+    /// Games without a result (`*`, a missing or unknown `[Result]`).
+    #[must_use]
+    pub fn unfinished(&self) -> u32 {
+        self.games.saturating_sub(self.wins.saturating_add(self.draws).saturating_add(self.losses))
+    }
+
+    /// Polyglot's weight for a move built from games, as `polyglot make-book` counts it: two
+    /// points a win, one a draw *or a game without a result*, none a loss, capped at
+    /// `u16::MAX`. (PolyGlot's `book_insert` scores a game 0 unless its result is `1-0` or
+    /// `0-1` and adds `result + 1` to the move, so an unfinished game weighs like a draw; a
+    /// book built from opening lines, whose games all end in `*`, is weighted by how often
+    /// each move is played.)
+    ///
+    /// ```
+    /// use kibitz_engine::Stats;
+    /// let lines = Stats { games: 3, wins: 0, draws: 0, losses: 0 };
+    /// assert_eq!(lines.polyglot_weight(), 3);
+    /// assert_eq!(Stats { games: 5, wins: 2, draws: 1, losses: 1 }.polyglot_weight(), 6);
+    /// ```
     #[must_use]
     pub fn polyglot_weight(&self) -> u16 {
-        let score = u64::from(self.wins) * 2 + u64::from(self.draws);
+        let score = u64::from(self.wins) * 2 + u64::from(self.draws) + u64::from(self.unfinished());
         u16::try_from(score).unwrap_or(u16::MAX)
     }
 }

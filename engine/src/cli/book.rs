@@ -8,6 +8,7 @@ use std::time::Instant;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
+use super::progress::Progress;
 use crate::{Book, BookBuilder, BookError, BookMode, BookSettings, BuildOptions, RandomType, move_code_text};
 
 /// Usage of `kibitz book`.
@@ -149,8 +150,15 @@ fn dispatch(args: &[String]) -> Result<String, String> {
     }
 }
 
+/// Writes a built or merged book; an empty one is refused (nothing is written).
 fn save(book: &Book, out: &Path, polyglot: bool) -> Result<(), String> {
-    let result = if polyglot { book.save_polyglot(out) } else { book.save(out) };
+    let result = if book.is_empty() {
+        Err(BookError::Empty)
+    } else if polyglot {
+        book.save_polyglot(out)
+    } else {
+        book.save(out)
+    };
     result.map_err(|e| err(e, out))
 }
 
@@ -166,25 +174,38 @@ fn build(a: &Args) -> Result<String, String> {
         win_pct: a.value("--win-pct")?,
     };
     let started = Instant::now();
+    let total: u64 = pgns.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let mut progress = Progress::stderr();
     let mut builder = BookBuilder::new(options);
     for pgn in pgns {
         let path = PathBuf::from(pgn);
         builder
             .add_pgn_file(&path, &mut |p| {
-                eprint!("\r{} games, {} MB", p.games, p.bytes / 1_000_000);
+                progress.report(p.bytes, total, &format!("{} games, {} MB", p.games, p.bytes / 1_000_000));
                 ControlFlow::Continue(())
             })
             .map_err(|e| err(e, &path))?;
     }
-    eprintln!();
-    let games = builder.progress().games;
+    progress.finish();
+    let read = builder.progress();
     let mut book = if a.flag("--add") && out.exists() { open(&out)? } else { Book::new() };
     builder.finish_into(&mut book);
-    save(&book, &out, a.flag("--polyglot"))?;
+    save(&book, &out, a.flag("--polyglot")).map_err(|e| {
+        let win_pct = options.win_pct.map_or(String::new(), |p| format!(", --win-pct {p}"));
+        format!(
+            "{e} ({} games read, {} skipped; --min-games {}{win_pct})",
+            read.games, read.skipped, options.min_games
+        )
+    })?;
+    let unfinished = match read.unfinished {
+        0 => String::new(),
+        n => format!(" ({n} without a result, weighted as draws like polyglot make-book)"),
+    };
     Ok(format!(
-        "built: {} positions, {} moves from {games} games in {:.2} s -> {}",
+        "built: {} positions, {} moves from {} games{unfinished} in {:.2} s -> {}",
         book.positions(),
         book.len(),
+        read.games,
         started.elapsed().as_secs_f64(),
         out.display()
     ))
@@ -244,4 +265,91 @@ fn probe(a: &Args) -> Result<String, String> {
         );
     }
     Ok(format!("probe: {} book moves", candidates.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GameRecord;
+
+    /// A file of the repository's test data.
+    fn data(path: &str) -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data").join(path);
+        assert!(path.exists(), "{} is missing from the repository's data/", path.display());
+        path.display().to_string()
+    }
+
+    /// A fresh temporary folder of the test's own, removed (and only it) when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(test: &str) -> TempDir {
+            let dir = std::env::temp_dir().join(format!("kibitz-cli-book-{test}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("a temporary folder");
+            TempDir(dir)
+        }
+
+        fn file(&self, name: &str) -> PathBuf {
+            self.0.join(name)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn opening_lines_build_a_polyglot_book() {
+        // Every game of 2moves_v2.pgn ends in `*`.
+        let dir = TempDir::new("lines");
+        let out = dir.file("lines.bin");
+        let outs = out.display().to_string();
+        let summary = dispatch(&args(&["build", &data("openings/2moves_v2.pgn"), &outs, "--polyglot"]))
+            .expect("the book is built");
+        assert!(
+            summary.contains(
+                "from 12092 games (12092 without a result, weighted as draws like polyglot make-book)"
+            ),
+            "{summary}"
+        );
+        let bytes = std::fs::read(&out).expect("the book is written");
+        assert!(!bytes.is_empty() && bytes.len().is_multiple_of(16), "{} bytes", bytes.len());
+        let book = Book::open(&out).expect("the book reads back");
+        let moves = book.legal_moves(GameRecord::new().position());
+        let best = moves.iter().max_by_key(|(_, e)| e.weight).expect("moves at the start");
+        assert_eq!(move_code_text(best.1.mv), "e2e4");
+    }
+
+    #[test]
+    fn an_empty_book_is_an_error_and_nothing_is_written() {
+        let lines = data("openings/2moves_v2.pgn");
+        for format in [None, Some("--polyglot")] {
+            let dir = TempDir::new("empty");
+            let out = dir.file("empty.bin");
+            let outs = out.display().to_string();
+            let mut list = vec!["build", &lines, &outs, "--min-games", "1000000"];
+            list.extend(format);
+            let message = dispatch(&args(&list)).expect_err("an empty book is refused");
+            assert!(message.contains("no moves to write"), "{message}");
+            assert!(message.contains("12092 games read"), "{message}");
+            assert!(!out.exists(), "{format:?}: nothing is written");
+            assert_eq!(std::fs::read_dir(&dir.0).expect("listed").count(), 0, "nor a temporary file");
+        }
+        // Only lost games: the Kibitz book keeps the move, a Polyglot book would have no entry.
+        let dir = TempDir::new("lost");
+        let (pgn, out) = (dir.file("lost.pgn"), dir.file("lost.bin"));
+        std::fs::write(&pgn, "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n").expect("written");
+        let (pgns, outs) = (pgn.display().to_string(), out.display().to_string());
+        let message = dispatch(&args(&["build", &pgns, &outs, "--plies", "1", "--polyglot"]))
+            .expect_err("a Polyglot book of no entries is refused");
+        assert!(message.contains("no moves to write"), "{message}");
+        assert!(!out.exists());
+    }
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod book;
 mod pgn;
+mod progress;
 mod selfplay;
 
 /// The subcommands, with a one-line summary each.

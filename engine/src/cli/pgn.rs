@@ -3,9 +3,11 @@
 //! list of a file the way the app opens it, ending with `games N seconds S`.
 
 use std::fs::File;
+use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use super::progress::Progress;
 use crate::{GameIndex, PgnStats, pgn_stats};
 
 const USAGE: &str = "Usage: kibitz pgn stats FILE...   replay every game, last line: games N moves M errors E
@@ -27,11 +29,12 @@ pub fn run(args: &[String]) -> ExitCode {
 fn stats(files: &[String]) -> ExitCode {
     let started = Instant::now();
     let mut total = PgnStats::default();
-    let mut bytes = 0;
+    let bytes: u64 = files.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let mut progress = Progress::stderr();
+    let mut read = 0;
     for path in files {
         let counted = File::open(path).and_then(|file| {
-            bytes += file.metadata()?.len();
-            pgn_stats(file)
+            pgn_stats(Reporting { inner: file, read: &mut read, total: bytes, progress: &mut progress })
         });
         match counted {
             Ok(stats) => {
@@ -40,11 +43,14 @@ fn stats(files: &[String]) -> ExitCode {
                 total.errors += stats.errors;
             }
             Err(e) => {
+                progress.finish();
                 eprintln!("{path}: {e}");
                 return ExitCode::FAILURE;
             }
         }
     }
+    progress.report(read, bytes, &format!("{} MB", read / 1_000_000));
+    progress.finish();
     let seconds = started.elapsed().as_secs_f64().max(1e-9);
     eprintln!(
         "{:.3} s, {:.0} games/s, {:.1} MB/s",
@@ -58,7 +64,13 @@ fn stats(files: &[String]) -> ExitCode {
 
 fn index(path: &str) -> ExitCode {
     let started = Instant::now();
-    match GameIndex::build(path.as_ref(), &mut |_| std::ops::ControlFlow::Continue(())) {
+    let mut progress = Progress::stderr();
+    let built = GameIndex::build(path.as_ref(), &mut |p| {
+        progress.report(p.bytes, p.total_bytes, &format!("{} games, {} MB", p.games, p.bytes / 1_000_000));
+        std::ops::ControlFlow::Continue(())
+    });
+    progress.finish();
+    match built {
         Ok(index) => {
             println!("games {} seconds {:.3}", index.len(), started.elapsed().as_secs_f64());
             ExitCode::SUCCESS
@@ -67,5 +79,25 @@ fn index(path: &str) -> ExitCode {
             eprintln!("{path}: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// A PGN file being read, reporting the bytes read so far (of all the files) every megabyte.
+struct Reporting<'a, R> {
+    inner: R,
+    read: &'a mut u64,
+    total: u64,
+    progress: &'a mut Progress,
+}
+
+impl<R: Read> Read for Reporting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let before = *self.read;
+        *self.read += n as u64;
+        if *self.read / 1_000_000 != before / 1_000_000 {
+            self.progress.report(*self.read, self.total, &format!("{} MB", *self.read / 1_000_000));
+        }
+        Ok(n)
     }
 }
