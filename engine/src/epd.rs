@@ -83,12 +83,54 @@ impl EpdTest {
         Ok(Some(test))
     }
 
+    /// Parses a whole suite, one test a line.
+    ///
+    /// # Errors
+    /// [`EpdSuiteError::BadLine`] for the first line that is not a test, blank or a
+    /// comment; [`EpdSuiteError::Empty`] when there is no test at all.
+    pub fn parse_suite(text: &str) -> Result<Vec<EpdTest>, EpdSuiteError> {
+        let mut tests = Vec::new();
+        for (index, line) in text.lines().enumerate() {
+            match EpdTest::parse(line) {
+                Ok(Some(test)) => tests.push(test),
+                Ok(None) => {}
+                Err(why) => return Err(EpdSuiteError::BadLine { number: index + 1, why }),
+            }
+        }
+        if tests.is_empty() { Err(EpdSuiteError::Empty) } else { Ok(tests) }
+    }
+
     /// Whether playing `m` solves the position.
     #[must_use]
     pub fn is_solved_by(&self, m: Move) -> bool {
         (self.best.is_empty() || self.best.contains(&m)) && !self.avoid.contains(&m)
     }
 }
+
+/// Why a test suite could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EpdSuiteError {
+    /// There is no test: the text is empty, or only blank lines and comments.
+    Empty,
+    /// A line that is not a test.
+    BadLine {
+        /// The line's number, from 1.
+        number: usize,
+        /// What is wrong with it.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for EpdSuiteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EpdSuiteError::Empty => write!(f, "no test positions (empty, or only blank lines and comments)"),
+            EpdSuiteError::BadLine { number, why } => write!(f, "line {number}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for EpdSuiteError {}
 
 /// What happened to one position.
 #[derive(Clone, Debug, PartialEq)]
@@ -260,6 +302,18 @@ mod tests {
         ] {
             assert!(EpdTest::parse(line).is_err(), "{line}");
         }
+    }
+
+    #[test]
+    fn a_suite_needs_a_test_and_names_its_first_bad_line() {
+        let suite =
+            EpdTest::parse_suite("# mates\n\n6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n").expect("a suite");
+        assert_eq!(suite.len(), 1);
+        assert_eq!(EpdTest::parse_suite(""), Err(EpdSuiteError::Empty));
+        assert_eq!(EpdTest::parse_suite("# nothing\n\n  \n"), Err(EpdSuiteError::Empty));
+        let bad = EpdTest::parse_suite("# junk follows\n\nnot a position\n8/8 w\n").expect_err("bad");
+        assert!(matches!(bad, EpdSuiteError::BadLine { number: 3, .. }), "{bad:?}");
+        assert!(bad.to_string().starts_with("line 3: "), "{bad}");
     }
 
     fn mate_in_one(id: &str) -> EpdTest {

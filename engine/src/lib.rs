@@ -15,6 +15,7 @@ mod epd;
 mod eval;
 mod file_options;
 mod game;
+mod input;
 mod job;
 mod learning;
 mod level;
@@ -45,11 +46,12 @@ pub use book::{
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
 pub use conductor::{Conductor, GameEvent};
 pub use database::{Column, GameHeader, GameIndex, IndexJob, IndexProgress};
-pub use epd::{EpdJob, EpdProgress, EpdReport, EpdResult, EpdTest, run_suite};
+pub use epd::{EpdJob, EpdProgress, EpdReport, EpdResult, EpdSuiteError, EpdTest, run_suite};
 pub use eval::{EvalTrace, Term, current_weights, evaluate, trace};
 pub use game::{
     Ending, Eval, GameRecord, IllegalMove, Nag, Node, NodeId, Termination, clock_in, eval_in, nag_symbol,
 };
+pub use input::{InputLines, NotUtf8, stdin_lines};
 pub use job::{Job, JobContext, JobError, JobOutcome};
 pub use learning::{
     Learned, LearnedData, LearnedPart, LearnedSummary, Learning, LearningFiles, LearningSettings, SetAside,
@@ -75,4 +77,4 @@ pub use uci::{
     ENGINE_AUTHOR, ENGINE_NAME, UciCommand, UciOption, format_bestmove, format_info, parse_line, run_uci,
     run_uci_lines,
 };
-pub use xboard::{XboardCommand, format_thinking, parse_xboard_line, run_xboard};
+pub use xboard::{XboardCommand, format_thinking, parse_xboard_line, run_xboard, run_xboard_lines};

@@ -6,7 +6,7 @@
 mod manners;
 mod parse;
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -15,11 +15,11 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub use parse::{UciCommand, UciOption, parse_line};
 
-use crate::LearnedData;
 use crate::file_options::{load_positions, load_postbook, open_book, unset};
 use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo};
+use crate::{LearnedData, NotUtf8, stdin_lines};
 use manners::Manners;
 use parse::{ELO_RANGE, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
 
@@ -235,15 +235,16 @@ impl Session {
     }
 }
 
-/// Runs a UCI session on stdin and stdout until `quit` or the end of input. At the end of
-/// input a running search is allowed to finish (an infinite or pondering one is stopped) so
-/// that piped scripts get their `bestmove`.
+/// Runs a UCI session on stdin and stdout until `quit` or the end of input. A line that is
+/// not UTF-8 is answered `info string error: ...` and skipped (see [`crate::InputLines`]).
+/// The end of input is `stop` then `quit`: a running search is stopped and its `bestmove`
+/// printed, so that piped scripts get an answer and the program always ends.
 pub fn run_uci() {
-    run_uci_lines(std::io::stdin().lock().lines().map_while(Result::ok));
+    run_uci_lines(stdin_lines());
 }
 
-/// Runs a UCI session on the given input lines (the first one included).
-pub fn run_uci_lines(input: impl Iterator<Item = String>) {
+/// Runs a UCI session on the given input lines (the first one included), as [`run_uci`].
+pub fn run_uci_lines(input: impl Iterator<Item = Result<String, NotUtf8>>) {
     let handle = Arc::new(EngineHandle::spawn(|| {}));
     let done = Arc::new(AtomicBool::new(false));
     // The id of the latest search that printed its best move.
@@ -267,9 +268,15 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
         manners,
     };
     let mut last_id = 0;
-    let mut waiting = false;
     let mut quit = false;
     for line in input {
+        let line = match line {
+            Ok(line) => line,
+            Err(bad) => {
+                say(&format!("info string error: {bad}"));
+                continue;
+            }
+        };
         match parse_line(&line) {
             UciCommand::Uci => {
                 say(&format!("id name {ENGINE_NAME}"));
@@ -300,10 +307,14 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
                         Err(_) => say(&format!("info string error: searchmoves: illegal move '{uci}'")),
                     }
                 }
+                if limits.mate == Some(0) {
+                    // Only a side already mated is mated in 0; otherwise look for the nearest mate.
+                    say("info string 'go mate 0' asks for no moves; searching for a mate in 1");
+                    limits.mate = Some(1);
+                }
                 limits.multipv = Some(session.multipv);
                 limits.move_overhead = Some(session.move_overhead);
                 last_id += 1;
-                waiting = limits.infinite || limits.ponder;
                 // UCI does not say why it searches: a search with no end of its own, or
                 // restricted to some moves or to a mate, is analysis; anything else is play.
                 let analysis = limits.infinite || !limits.searchmoves.is_empty() || limits.mate.is_some();
@@ -335,9 +346,7 @@ pub fn run_uci_lines(input: impl Iterator<Item = String>) {
     }
 
     if !quit {
-        if waiting {
-            handle.send(Command::Stop);
-        }
+        handle.send(Command::Stop);
         while answered.load(Ordering::Acquire) < last_id {
             std::thread::sleep(Duration::from_millis(5));
         }

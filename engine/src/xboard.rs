@@ -8,7 +8,7 @@
 
 mod parse;
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,7 +19,6 @@ use shakmaty::{
 
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
-use crate::LearnedData;
 use crate::conductor::{Conductor, GameEvent};
 use crate::file_options::{load_positions, load_postbook, open_book};
 use crate::policy::{PolicyChange, PolicySettings};
@@ -28,6 +27,7 @@ use crate::{
     Clock, Command, ENGINE_NAME, Engine, EngineHandle, EngineOption, Event, GameRecord, OptionError,
     OptionKind, Purpose, Score, SearchInfo, SearchLimits, Termination, TimeControl,
 };
+use crate::{LearnedData, NotUtf8, stdin_lines};
 
 /// xboard's score for a mate: mate in `n` moves is this plus `n` (minus for being mated).
 const XBOARD_MATE: i32 = 100_000;
@@ -609,11 +609,18 @@ impl Session {
 }
 
 /// Runs an xboard session on stdin and stdout (the `xboard` line already read) until
-/// `quit` or the end of input.
+/// `quit` or the end of input. A line that is not UTF-8 is answered `Error (...)` and skipped
+/// (see [`crate::InputLines`]). The end of input is `?` then `quit`: a move being thought
+/// about is played at once and printed, so that piped scripts see it and the program ends.
 pub fn run_xboard() {
+    run_xboard_lines(stdin_lines());
+}
+
+/// Runs an xboard session on the given input lines, as [`run_xboard`].
+pub fn run_xboard_lines(input: impl Iterator<Item = Result<String, NotUtf8>> + Send + 'static) {
     let (tx, rx) = unbounded();
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+        for line in input {
             if tx.send(line).is_err() {
                 break;
             }
@@ -625,17 +632,24 @@ pub fn run_xboard() {
             session.handle_event(event);
         }
         match rx.recv_timeout(Duration::from_millis(5)) {
-            Ok(line) => {
+            Ok(Ok(line)) => {
                 if !session.handle_line(&line) {
                     return;
                 }
             }
+            Ok(Err(bad)) => say(&format!(
+                "Error (line {} is not UTF-8: byte 0x{:02x} at column {}): {}",
+                bad.number, bad.byte, bad.column, bad.lossy
+            )),
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
     }
-    // End of input: let a move in progress finish so that piped scripts see it.
-    if session.analyze {
+    // End of input: stop any search; a move in progress is still played and printed.
+    session.analyze = false;
+    if matches!(session.activity, Activity::Thinking(_)) {
+        session.handle.send(Command::Stop);
+    } else {
         session.halt();
     }
     while matches!(session.activity, Activity::Thinking(_)) {

@@ -44,3 +44,23 @@ fn bad_arguments_and_files_exit_with_code_two() {
     }
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn a_suite_with_no_test_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("kibitz-epd-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    for (name, text, says) in [
+        ("empty.epd", "", "nothing to test"),
+        ("comments.epd", "# nothing here\n\n", "nothing to test"),
+        ("junk.epd", "# junk follows\n\nnot a position\nneither is this\n", "junk.epd:3: "),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("temp file");
+        let output = run(&["epd", path.to_str().expect("utf-8 path"), "--time", "1"]);
+        assert_eq!(output.status.code(), Some(2), "{name}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{name}: {stderr}");
+        assert!(output.stdout.is_empty(), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,10 +2,9 @@
 
 mod common;
 
-use common::{Session, TempDir, only_a3_postbook};
+use common::{Session, TempDir, only_a3_postbook, run_piped};
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use std::time::{Duration, Instant};
 
@@ -90,18 +89,69 @@ fn no_legal_move_gives_null_bestmove() {
 }
 
 #[test]
-fn end_of_input_waits_for_the_answer() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz-engine"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("kibitz-engine starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    writeln!(stdin, "position startpos\ngo depth 3").expect("write");
-    drop(stdin);
-    let output = child.wait_with_output().expect("engine exits");
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+fn end_of_input_stops_the_search_and_answers() {
+    // Neither search would end on its own in any reasonable time; the end of input ends them.
+    for go in ["go depth 255", "go infinite", "go ponder"] {
+        let run = run_piped(format!("position startpos\n{go}\n").as_bytes(), Duration::from_secs(10));
+        let best = run.stdout.lines().find(|l| l.starts_with("bestmove ")).unwrap_or_default();
+        assert!(legal_in(&Chess::default(), best), "{go}: {}", run.stdout);
+    }
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_skipped() {
+    let run = run_piped(
+        b"isready\n\xff\nsetoption name BookFile value caf\xe9.bin\nisready\nquit\n",
+        Duration::from_secs(10),
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.iter().filter(|l| **l == "readyok").count(), 2, "{lines:?}");
+    let errors: Vec<&&str> = lines.iter().filter(|l| l.starts_with("info string error: ")).collect();
+    assert_eq!(errors.len(), 2, "{lines:?}");
+    assert!(errors[0].contains("line 2 is not UTF-8 (byte 0xff at column 1)"), "{}", errors[0]);
+    assert!(errors[1].contains("line 3 is not UTF-8 (byte 0xe9 at column 34)"), "{}", errors[1]);
+
+    // A bad first line does not choose a protocol, nor end the input.
+    let run = run_piped(b"\xff\nuci\nquit\n", Duration::from_secs(10));
+    assert!(run.stdout.lines().any(|l| l == "uciok"), "{}", run.stdout);
+}
+
+#[test]
+fn quit_after_a_bad_line_ends_a_deep_search() {
+    let run = run_piped(b"go depth 255\n\xff\nisready\nquit\n", Duration::from_secs(10));
+    assert!(run.stdout.lines().any(|l| l == "readyok"), "{}", run.stdout);
+    assert!(run.took < Duration::from_secs(5), "{:?}", run.took);
+}
+
+#[test]
+fn every_go_with_limits_ends() {
+    let mut engine = Session::start();
+    for go in [
+        "depth 0",
+        "nodes 0",
+        "movetime 0",
+        "mate 0",
+        "wtime 0 btime 0",
+        "mate 1",
+        "mate 3",
+        "depth 1 mate 0",
+    ] {
+        engine.send("position startpos");
+        engine.send(&format!("go {go}"));
+        let (best, _) = engine.expect("bestmove", Duration::from_secs(10));
+        assert!(legal_in(&Chess::default(), &best), "go {go}: {best}");
+    }
+}
+
+#[test]
+fn go_mate_0_searches_for_a_mate_in_1() {
+    let mut engine = Session::start();
+    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    engine.send("go mate 0");
+    let (best, before) = engine.expect("bestmove", Duration::from_secs(10));
+    assert!(before.iter().any(|l| l.starts_with("info string") && l.contains("mate in 1")), "{before:?}");
+    assert!(before.iter().any(|l| l.contains("score mate 1 ")), "{before:?}");
+    assert_eq!(best, "bestmove a1a8");
 }
 
 #[test]

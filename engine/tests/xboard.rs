@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Session, TempDir, only_a3_postbook};
+use common::{Session, TempDir, only_a3_postbook, run_piped};
 
 use std::time::Duration;
 
@@ -306,4 +306,24 @@ fn the_dead_band_rules_set_as_options_offer_a_draw_with_the_first_move() {
         lines[offer - 1].starts_with("tellopponent I offer a draw: my score has stayed within"),
         "{lines:?}"
     );
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_skipped() {
+    let run = run_piped(
+        b"xboard\nprotover 2\noption BookFile=caf\xe9.bin\nping 7\nquit\n",
+        Duration::from_secs(10),
+    );
+    let error = run.stdout.lines().find(|l| l.starts_with("Error (")).unwrap_or_default();
+    assert!(error.starts_with("Error (line 3 is not UTF-8: byte 0xe9 at column 20)"), "{}", run.stdout);
+    assert!(run.stdout.lines().any(|l| l == "pong 7"), "{}", run.stdout);
+}
+
+#[test]
+fn end_of_input_plays_the_move_being_thought_about() {
+    // An hour for one move and no depth limit: only the end of input ends the search.
+    let run = run_piped(b"xboard\nprotover 2\nnew\nlevel 1 60 0\ngo\n", Duration::from_secs(10));
+    let line = run.stdout.lines().find(|l| l.starts_with("move ")).unwrap_or_default();
+    played(&Chess::default(), line);
+    assert!(run.took < Duration::from_secs(5), "{:?}", run.took);
 }

@@ -8,11 +8,13 @@
 //!                                a test suite; last line "solved X of Y"
 //! ```
 
-use std::io::BufRead;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use kibitz_engine::{BENCH_DEPTH, EpdTest, bench, divide, run_suite, run_uci_lines, run_xboard};
+use kibitz_engine::{
+    BENCH_DEPTH, EpdSuiteError, EpdTest, bench, divide, run_suite, run_uci_lines, run_xboard_lines,
+    stdin_lines,
+};
 use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen, san::SanPlus};
 
 const USAGE: &str =
@@ -48,15 +50,14 @@ fn main() -> ExitCode {
 
 /// Speaks xboard if the first line is `xboard`, UCI otherwise (the first line included).
 fn run_protocol() {
-    let mut first = String::new();
-    if std::io::stdin().lock().read_line(&mut first).unwrap_or(0) == 0 {
+    let mut input = stdin_lines();
+    let Some(first) = input.next() else {
         return;
-    }
-    if first.trim() == "xboard" {
-        run_xboard();
+    };
+    if first.as_deref().is_ok_and(|line| line.trim() == "xboard") {
+        run_xboard_lines(input);
     } else {
-        let rest = std::io::stdin().lock().lines().map_while(Result::ok);
-        run_uci_lines(std::iter::once(first.trim_end().to_owned()).chain(rest));
+        run_uci_lines(std::iter::once(first).chain(input));
     }
 }
 
@@ -117,14 +118,10 @@ fn run_epd(args: &[String]) -> Result<(), String> {
     }
     let time = time.ok_or("epd needs --time SECONDS")?;
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
-    let mut tests = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        match EpdTest::parse(line) {
-            Ok(Some(test)) => tests.push(test),
-            Ok(None) => {}
-            Err(why) => return Err(format!("{file}:{}: {why}", number + 1)),
-        }
-    }
+    let tests = EpdTest::parse_suite(&text).map_err(|e| match e {
+        EpdSuiteError::Empty => format!("nothing to test in '{file}': {e}"),
+        EpdSuiteError::BadLine { number, why } => format!("{file}:{number}: {why}"),
+    })?;
     let report = run_suite(&tests, time, early, |result| {
         let test = tests.iter().find(|t| t.id == result.id);
         let chosen = match (result.chosen, test) {

@@ -261,7 +261,7 @@ impl Engine {
             }
             lines = found;
             let mated = last_info.as_ref().is_some_and(|info| {
-                matches!((info.score, limits.mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n)
+                matches!((info.score, limits.mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n.max(1))
             });
             if mated || budget.soft_expired() || node.out_of_nodes() || stop.load(Ordering::Relaxed) {
                 break;

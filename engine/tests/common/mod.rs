@@ -64,6 +64,49 @@ impl Drop for Session {
     }
 }
 
+/// What the engine printed on its own for a whole piped input: its standard output, once
+/// it exited.
+pub struct Piped {
+    /// Its standard output.
+    pub stdout: String,
+    /// How long it took from start to exit.
+    pub took: Duration,
+}
+
+/// Runs the engine on `input` (bytes, so not necessarily UTF-8), closes its standard input
+/// and waits for it to exit; kills it and fails if that takes longer than `within`.
+pub fn run_piped(input: &[u8], within: Duration) -> Piped {
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kibitz-engine starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    stdin.write_all(input).expect("engine reads stdin");
+    drop(stdin);
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    loop {
+        if child.try_wait().expect("engine status").is_some() {
+            break;
+        }
+        if started.elapsed() > within {
+            let _ = child.kill();
+            let _ = child.wait();
+            let stdout = reader.join().unwrap_or_default();
+            panic!("the engine did not exit within {within:?}; printed {stdout}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let took = started.elapsed();
+    Piped { stdout: reader.join().expect("stdout read"), took }
+}
+
 /// A folder for one test's files, removed when dropped.
 pub struct TempDir(pub std::path::PathBuf);
 
