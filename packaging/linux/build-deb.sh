@@ -41,9 +41,10 @@ mkdir "$scratch/debian"
 printf 'Source: kibitz\n\nPackage: kibitz\nArchitecture: any\n' >"$scratch/debian/control"
 linked="$(cd "$scratch" && dpkg-shlibdeps -O "$stage/usr/bin/kibitz" "$stage/usr/bin/kibitz-engine" |
     sed -n 's/^shlibs:Depends=//p')"
-# The window system and the graphics drivers are opened at run time (dlopen), so dpkg-shlibdeps
-# cannot see them: X11 or Wayland with xkbcommon, and Vulkan or EGL/OpenGL for wgpu.
-loaded="libx11-6, libxcursor1, libxi6, libxrandr2, libxkbcommon0, libxkbcommon-x11-0, libwayland-client0, libwayland-cursor0, libwayland-egl1, libvulkan1 | libegl1, libgl1"
+# The window system, fonts and graphics drivers are opened at run time (dlopen), so
+# dpkg-shlibdeps cannot see them; these are what `LD_DEBUG=files kibitz` shows the binary itself
+# loading: X11 (xcb, Xcursor, XInput) or Wayland, xkbcommon, fontconfig, and EGL or Vulkan for wgpu.
+loaded="libx11-6, libx11-xcb1, libxcb1, libxcursor1, libxi6, libxkbcommon0, libxkbcommon-x11-0, libwayland-client0, libwayland-egl1, libfontconfig1, libegl1 | libvulkan1"
 
 cat >"$stage/DEBIAN/control" <<EOF
 Package: kibitz
@@ -52,6 +53,7 @@ Architecture: $arch
 Maintainer: The Kibitz developers <kibitz@example.invalid>
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $linked, $loaded
+Recommends: libegl-mesa0 | mesa-vulkan-drivers
 Suggests: stockfish
 Section: games
 Priority: optional
