@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Install Kibitz (binary, desktop entry, AppStream metainfo, hicolor icons) into a prefix.
+# Install Kibitz (kibitz, kibitz-engine, desktop entry, AppStream metainfo, hicolor icons) into a prefix.
 #
 # Usage: packaging/linux/install.sh [PREFIX]      (default PREFIX: ~/.local)
 #
-# Build first with `cargo build --release` at the repository root. Environment overrides:
-#   KIBITZ_BIN=/path/to/kibitz   install this binary instead of target/release/kibitz
-#   DESTDIR=/staging             prepend a staging root (for distribution packages)
+# Build first with `cargo build --release --workspace` at the repository root. Environment overrides:
+#   KIBITZ_BIN=/path/to/kibitz                 instead of target/release/kibitz
+#   KIBITZ_ENGINE_BIN=/path/to/kibitz-engine   instead of target/release/kibitz-engine
+#   DESTDIR=/staging                           prepend a staging root (packaging/linux/build-deb.sh uses it)
 set -euo pipefail
 
 APP_ID="io.github.kibitz.Kibitz"
@@ -19,7 +20,7 @@ if [[ $# -gt 1 ]]; then
     exit 2
 fi
 case "${1:-}" in
-    -h|--help) sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 
 prefix="${1:-$HOME/.local}"
@@ -29,16 +30,19 @@ fi
 root="${DESTDIR:-}${prefix}"
 
 bin="${KIBITZ_BIN:-$repo/target/release/kibitz}"
-if [[ ! -f "$bin" ]]; then
-    echo "error: Kibitz binary not found at: $bin" >&2
-    echo "       Build it first:  (cd \"$repo\" && cargo build --release)" >&2
-    echo "       or point KIBITZ_BIN at an existing binary." >&2
-    exit 1
-fi
-if [[ ! -x "$bin" ]]; then
-    echo "error: $bin exists but is not executable" >&2
-    exit 1
-fi
+engine_bin="${KIBITZ_ENGINE_BIN:-$repo/target/release/kibitz-engine}"
+for b in "$bin" "$engine_bin"; do
+    if [[ ! -f "$b" ]]; then
+        echo "error: binary not found at: $b" >&2
+        echo "       Build both first:  (cd \"$repo\" && cargo build --release --workspace)" >&2
+        echo "       or point KIBITZ_BIN / KIBITZ_ENGINE_BIN at existing binaries." >&2
+        exit 1
+    fi
+    if [[ ! -x "$b" ]]; then
+        echo "error: $b exists but is not executable" >&2
+        exit 1
+    fi
+done
 
 desktop="$here/$APP_ID.desktop"
 metainfo="$here/$APP_ID.metainfo.xml"
@@ -51,6 +55,7 @@ done
 
 echo "Installing Kibitz into $root"
 install -Dm755 "$bin"      "$root/bin/kibitz"
+install -Dm755 "$engine_bin" "$root/bin/kibitz-engine"
 install -Dm644 "$desktop"  "$root/share/applications/$APP_ID.desktop"
 install -Dm644 "$metainfo" "$root/share/metainfo/$APP_ID.metainfo.xml"
 for s in "${SIZES[@]}"; do
@@ -72,7 +77,7 @@ if [[ -z "${DESTDIR:-}" ]]; then
     fi
 fi
 
-echo "Done. Binary: $root/bin/kibitz"
+echo "Done. Binaries: $root/bin/kibitz, $root/bin/kibitz-engine"
 case ":$PATH:" in
     *":$prefix/bin:"*) ;;
     *) echo "note: $prefix/bin is not on your PATH; the desktop entry runs 'kibitz' via PATH." ;;
