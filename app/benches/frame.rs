@@ -1,13 +1,16 @@
-//! Frame cost of the play view while the engine thinks on the other core.
+//! Frame cost of the play view while engines think, and of the study view.
 //!
-//! Run with `cargo bench -p kibitz --bench frame`. A 40-ply game is resumed with the engine
-//! to move at the "Strong" level, so it searches for three seconds while frames are measured.
+//! Run with `cargo bench -p kibitz --bench frame`; a word after `--` (`study`, `thinking`,
+//! `watch`) runs only the case of that name. The cases: a study of a long
+//! annotated game; a 40-ply game resumed with Kibitz to move at the "Strong" level, so it
+//! searches for three seconds while frames are measured; and two external engines (Debian's
+//! Stockfish twice) playing each other at 1+0.01, game after game, frames paced at 60 Hz.
 //! Each frame is timed with the thread's CPU clock (not wall time): the egui pass alone, and
 //! the pass plus tessellation. Rendering is left out: a software rasteriser says nothing
 //! about a real GPU.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -38,23 +41,24 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i]
 }
 
+/// Runs one frame and tessellates it: the CPU time of the egui pass alone, and with
+/// tessellation.
+fn timed_frame(h: &mut Harness<'_, KibitzApp>) -> (Duration, Duration) {
+    let t0 = thread_cpu_time();
+    h.step();
+    let t1 = thread_cpu_time();
+    let output = h.output();
+    let shapes = output.shapes.clone();
+    let ppp = output.pixels_per_point;
+    let primitives = h.ctx.tessellate(shapes, ppp);
+    let t2 = thread_cpu_time();
+    std::hint::black_box(primitives);
+    (t1 - t0, t2 - t0)
+}
+
 /// Times `frames` frames: the egui pass alone, and with tessellation.
 fn measure(h: &mut Harness<'_, KibitzApp>, frames: usize) -> (Vec<Duration>, Vec<Duration>) {
-    let mut pass = Vec::with_capacity(frames);
-    let mut total = Vec::with_capacity(frames);
-    for _ in 0..frames {
-        let t0 = thread_cpu_time();
-        h.step();
-        let t1 = thread_cpu_time();
-        let output = h.output();
-        let shapes = output.shapes.clone();
-        let ppp = output.pixels_per_point;
-        let primitives = h.ctx.tessellate(shapes, ppp);
-        let t2 = thread_cpu_time();
-        std::hint::black_box(primitives);
-        pass.push(t1 - t0);
-        total.push(t2 - t0);
-    }
+    let (mut pass, mut total): (Vec<_>, Vec<_>) = (0..frames).map(|_| timed_frame(h)).unzip();
     pass.sort();
     total.sort();
     (pass, total)
@@ -123,9 +127,27 @@ fn annotated_study() -> GameRecord {
     game
 }
 
-fn main() {
-    study_frames();
+/// Whether the case `name` runs: the words after `--` (cargo adds `--bench`) name the cases
+/// to run; with none, every case runs.
+fn selected(name: &str) -> bool {
+    let words: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    words.is_empty() || words.iter().any(|w| w == name)
+}
 
+fn main() {
+    if selected("study") {
+        study_frames();
+    }
+    if selected("thinking") {
+        thinking_frames();
+    }
+    if selected("watch") {
+        watch_frames();
+    }
+}
+
+/// The play view of a 40-ply game while Kibitz searches at the "Strong" level.
+fn thinking_frames() {
     let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-{}", std::process::id()));
     let paths = Paths::under(dir.clone());
     let mut game = GameRecord::new();
@@ -177,4 +199,75 @@ fn study_frames() {
     let measured = measure(&mut h, 2000);
     report(&format!("study view, {plies}-ply game with variations and comments (2000 frames)"), &measured);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Debian's Stockfish, run twice to play itself.
+const STOCKFISH: &str = "/usr/games/stockfish";
+/// How many frames are measured while two engines play.
+const WATCH_FRAMES: usize = 3000;
+/// The pace of those frames: a 60 Hz display.
+const FRAME_PERIOD: Duration = Duration::from_micros(16_667);
+
+/// The play view while two external engines play each other at 1+0.01 (one second and a
+/// hundredth per move each), set up through the settings and the New game dialog as a user
+/// would. Only the frames of running games count; a game that ends is closed and the next
+/// one started, until enough frames are measured.
+fn watch_frames() {
+    assert!(
+        std::path::Path::new(STOCKFISH).exists(),
+        "{STOCKFISH} is missing: install Debian's stockfish package (.ci/run does) to run this benchmark"
+    );
+    let settings = format!(
+        r#"{{"engines": [{{"name": "SF", "path": "{STOCKFISH}", "protocol": "uci"}}],
+            "clock": {{"enabled": true, "player": "1+0.01", "engine": "1+0.01"}},
+            "color": "watch", "watch": ["SF", "SF"]}}"#
+    );
+    let (mut pass, mut total) = (Vec::with_capacity(WATCH_FRAMES), Vec::with_capacity(WATCH_FRAMES));
+    let (mut games, mut plies, mut endings) = (0, 0, Vec::new());
+    let started = Instant::now();
+    while pass.len() < WATCH_FRAMES {
+        assert!(started.elapsed() < Duration::from_secs(600), "the engines' games took too long");
+        // Each game in a fresh app: after a game over, the side panel's "New game" click is
+        // sometimes lost in the harness (see docs/BENCHMARKS.md).
+        let dir =
+            std::env::temp_dir().join(format!("kibitz-frame-bench-watch-{}-{games}", std::process::id()));
+        let paths = Paths::under(dir.clone());
+        kibitz_engine::write_atomic(&paths.settings_file(), settings.as_bytes())
+            .expect("temp dir is writable");
+        let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None, open: None };
+        let mut h =
+            Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
+        h.run_steps(3);
+        // The dialog opens preset with the settings' choice: Stockfish against itself.
+        h.get_by_label("New game").click();
+        h.run_steps(3);
+        assert!(h.query_by_label("White engine").is_some(), "the New game dialog should be set to watch");
+        h.get_by_label("Start").click();
+        h.step();
+        games += 1;
+        while pass.len() < WATCH_FRAMES && h.state().game().ending().is_none() {
+            let frame_start = Instant::now();
+            let (p, t) = timed_frame(&mut h);
+            pass.push(p);
+            total.push(t);
+            std::thread::sleep(FRAME_PERIOD.saturating_sub(frame_start.elapsed()));
+        }
+        plies += h.state().game().len();
+        if let Some(ending) = h.state().game().ending() {
+            endings.push(format!("{} {ending}", h.state().game().result()));
+        }
+        drop(h);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    pass.sort();
+    total.sort();
+    report(
+        &format!(
+            "play view, Stockfish against itself at 1+0.01 ({WATCH_FRAMES} frames at 60 Hz over {games} games, \
+             {plies} plies, {:.1} s; endings: {})",
+            started.elapsed().as_secs_f64(),
+            endings.join("; ")
+        ),
+        &(pass, total),
+    );
 }

@@ -5,6 +5,7 @@
 //! the `kibitz-engine` program and (later) the match runner all drive it the same way, by
 //! sending [`Command`]s to an [`EngineHandle`] and draining its [`Event`]s.
 
+mod analysis;
 mod bench;
 mod book;
 pub mod cli;
@@ -35,6 +36,7 @@ mod time_control;
 mod uci;
 mod xboard;
 
+pub use analysis::{Analysis, Line, Totals};
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
 pub use book::{
     Book, BookBuilder, BookEntry, BookError, BookMode, BookSettings, BuildJob, BuildOptions, BuildProgress,
