@@ -345,7 +345,12 @@ impl KibitzApp {
 
     /// Shows what happened in the game: a move, an offer, an answer, the end.
     fn game_event(&mut self, event: GameEvent) {
+        // Between two engines nobody at the keyboard answers: their words are reported.
+        if self.play.is_engine(self.human) && self.play.is_engine(!self.human) {
+            return self.watched_event(event);
+        }
         let person = |side: Color| !self.play.is_engine(side);
+        let because = |why: Option<String>| why.map(|w| format!(": {w}")).unwrap_or_default();
         match event {
             GameEvent::Moved { .. } => {
                 if self.workspace == Workspace::Play {
@@ -355,32 +360,28 @@ impl KibitzApp {
                 self.save_session();
             }
             GameEvent::DrawOffered { side, why } if !person(side) => {
-                let why = why.map(|w| format!(": {w}")).unwrap_or_default();
-                self.engine_offer = Some(format!("{}: I offer a draw{why}.", self.name(side)));
+                self.engine_offer = Some(format!("{}: I offer a draw{}.", self.name(side), because(why)));
             }
             GameEvent::OfferNotSent { side } if person(side) => {
                 self.notices
                     .push("You already offered a draw in this game; a draw may be offered once.".into());
             }
             GameEvent::DrawDeclined { side, why } if !person(side) => {
-                let why = why.map(|w| format!(": {w}")).unwrap_or_default();
-                self.notices.push(format!("{} declines your draw offer{why}.", self.name(side)));
+                self.notices.push(format!("{} declines your draw offer{}.", self.name(side), because(why)));
             }
             GameEvent::DrawDeclined { .. } => self.engine_offer = None,
             GameEvent::DrawAccepted { side, why } => {
                 self.note = Some(if person(side) {
                     format!("You accepted {}'s draw offer.", self.name(!side))
                 } else {
-                    let why = why.map(|w| format!(": {w}")).unwrap_or_default();
-                    format!("{} accepts your draw offer{why}.", self.name(side))
+                    format!("{} accepts your draw offer{}.", self.name(side), because(why))
                 });
             }
             GameEvent::DrawClaimed { side, rule, why } => {
                 self.note = Some(if person(side) {
                     format!("You claimed a draw by {}.", rule.describe())
                 } else {
-                    let why = why.map(|w| format!(": {w}")).unwrap_or_default();
-                    format!("{} claims a draw by {}{why}.", self.name(side), rule.describe())
+                    format!("{} claims a draw by {}{}.", self.name(side), rule.describe(), because(why))
                 });
             }
             GameEvent::Resigned { side, why } => {
@@ -414,6 +415,45 @@ impl KibitzApp {
     fn game_events(&mut self, events: Vec<GameEvent>) {
         for event in events {
             self.game_event(event);
+        }
+    }
+
+    /// What happens in a game between two engines, told to the watcher: moves refresh the
+    /// board, offers and answers become the game's commentary, the end its note.
+    fn watched_event(&mut self, event: GameEvent) {
+        // "Black declines ..." becomes "Stockfish declines ...".
+        let names = |event: &GameEvent| {
+            let text = event.to_string();
+            let Some(side) = event.side() else { return text };
+            let colour = if side == Color::White { "White" } else { "Black" };
+            match text.strip_prefix(colour) {
+                Some(rest) => format!("{}{rest}", self.name(side)),
+                None => text,
+            }
+        };
+        match &event {
+            GameEvent::Moved { .. } => {
+                if self.workspace == Workspace::Play {
+                    self.board.clear();
+                }
+                self.cursor = None;
+                self.save_session();
+            }
+            GameEvent::GameOver { ending } => {
+                self.play.stop();
+                self.save_session();
+                if self.workspace != Workspace::Play {
+                    self.notices.push(format!("The engines' game is over: {ending}."));
+                } else if self.dialog.is_none() {
+                    self.dialog = Some(Dialog::GameOver);
+                }
+            }
+            GameEvent::DrawOffered { .. }
+            | GameEvent::DrawDeclined { .. }
+            | GameEvent::OfferNotSent { .. } => {
+                self.notices.push(format!("{}.", names(&event)));
+            }
+            _ => self.note = Some(format!("{}.", names(&event))),
         }
     }
 

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use kibitz_app::{AppOptions, KibitzApp, Paths};
 use kibitz_engine::{Termination, write_atomic};
 
@@ -146,4 +146,33 @@ fn a_program_that_is_no_engine_is_explained_in_the_dialog() {
     type_into(&mut h, "Engine program", "/no/such/engine");
     click(&mut h, "Add");
     wait_for_text(&mut h, "could not be started");
+}
+
+#[test]
+fn two_engines_play_each_other_while_the_player_watches() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let settings = format!(
+        r#"{{"own_book": false, "clock": {{"enabled": true, "player": "60+1", "engine": "20+0.2"}},
+            "engines": [{{"name": "Crashy", "path": "{}", "protocol": "uci"}}]}}"#,
+        script("crash-at-third-go")
+    );
+    let mut h = app(dir.path(), &settings);
+    click(&mut h, "New game");
+    h.get_by_label("Watch two engines play each other").click();
+    h.run_steps(3);
+    // White is Kibitz (the default), Black the crashing engine.
+    h.get_by_label("Black engine").click();
+    h.run_steps(3);
+    h.get_by_label("Crashy").click();
+    h.run_steps(3);
+    click(&mut h, "Start");
+    assert_eq!(h.state().game().tag("Black"), Some("Crashy"));
+    // Nobody at the keyboard plays: the board takes no move and offers are not the watcher's.
+    let offer = h.get_by_label("Offer draw");
+    assert!(offer.accesskit_node().is_disabled(), "the watcher cannot offer a draw");
+    step_until(&mut h, "two moves each", |app| app.game().len() >= 4 || app.game().ending().is_some());
+    step_until(&mut h, "the crash", |app| app.game().ending().is_some());
+    assert_eq!(h.state().game().ending().map(|e| e.termination), Some(Termination::Abandoned));
+    assert_eq!(h.state().game().result(), "1-0");
+    assert!(h.query_by_label("Kibitz clock").is_some() && h.query_by_label("Crashy clock").is_some());
 }
