@@ -218,18 +218,44 @@ impl GameRecord {
     /// assert_eq!(game.ending().unwrap().to_string(), "Draw by stalemate");
     /// ```
     pub fn from_fen(fen: &str) -> Result<Self, IllegalMove> {
+        Self::from_fen_in(fen, CastlingMode::Standard)
+    }
+
+    /// A game from a FEN under the castling rules of standard chess or Chess960 (X-FEN or
+    /// Shredder-FEN castling rights). The game keeps those rules: see
+    /// [`GameRecord::castling_mode`].
+    ///
+    /// ```
+    /// use kibitz_engine::GameRecord;
+    /// use shakmaty::CastlingMode;
+    /// let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    /// let mut game = GameRecord::from_fen_in(fen, CastlingMode::Chess960).unwrap();
+    /// game.play_text("O-O").unwrap();
+    /// assert_eq!(game.castling_mode(), CastlingMode::Chess960);
+    /// assert_eq!(game.start_fen().unwrap(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KFkf - 2 9");
+    /// ```
+    pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Self, IllegalMove> {
         let fen = fen.trim();
         let parsed: Fen = fen.parse().map_err(|e| IllegalMove(format!("This FEN cannot be read: {e}.")))?;
-        let pos: Chess = parsed
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| IllegalMove(format!("This FEN is not a legal position: {e}.")))?;
+        let pos: Chess =
+            parsed.into_position(mode).map_err(|e| IllegalMove(format!("This FEN is not a legal position: {e}.")))?;
         Ok(Self::from_position(pos))
+    }
+
+    /// The castling rules of the game: [`CastlingMode::Chess960`] for a Chess960 game (its
+    /// start position says so), else [`CastlingMode::Standard`].
+    #[must_use]
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.start().castles().mode()
     }
 
     fn with_start(start: Chess, custom_start: bool) -> Self {
         let mut tags: Vec<(String, String)> =
             SEVEN_TAGS.iter().map(|name| (name.to_string(), "?".to_string())).collect();
         set_in(&mut tags, "Result", "*");
+        if start.castles().mode() == CastlingMode::Chess960 {
+            set_in(&mut tags, "Variant", "Chess960");
+        }
         let hash = hash_of(&start);
         let mut game = GameRecord {
             tags,
@@ -251,10 +277,12 @@ impl GameRecord {
         &self.nodes[0].position
     }
 
-    /// The start position's FEN when it is not the initial position (PGN's `FEN` tag).
+    /// The start position's FEN when it is not the initial position or the game is Chess960
+    /// (PGN's `FEN` tag; castling rights in X-FEN, file letters where `KQkq` would be unclear).
     #[must_use]
     pub fn start_fen(&self) -> Option<String> {
-        self.custom_start.then(|| Fen::from_position(self.start(), EnPassantMode::Legal).to_string())
+        (self.custom_start || self.castling_mode() == CastlingMode::Chess960)
+            .then(|| Fen::from_position(self.start(), EnPassantMode::Legal).to_string())
     }
 
     /// The current position: the end of the main line.
@@ -475,7 +503,7 @@ impl GameRecord {
             return Ok(child);
         }
         if !node.position.is_legal(m) {
-            return Err(IllegalMove(format!("{} is not legal here", m.to_uci(CastlingMode::Standard))));
+            return Err(IllegalMove(format!("{} is not legal here", m.to_uci(self.castling_mode()))));
         }
         let child = self.add_child(id, m);
         if self.main_end() == child {

@@ -13,7 +13,7 @@ use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-use crate::Job;
+use crate::{Job, castling_mode_of_variant};
 use crate::book::key::key_after;
 use crate::book::{Book, BookEntry, BookError, Outcome, Stats, book_key, encode_move};
 
@@ -205,7 +205,8 @@ impl<R: Read> Read for CountingReader<R> {
 struct Tags {
     result: Option<String>,
     fen: Option<String>,
-    variant_ok: bool,
+    /// The castling rules of the game's variant (`None`: a variant Kibitz does not play).
+    mode: Option<CastlingMode>,
 }
 
 /// One game being read.
@@ -240,34 +241,30 @@ impl Visitor for GameVisitor<'_> {
     type Output = bool;
 
     fn begin_tags(&mut self) -> ControlFlow<bool, Tags> {
-        ControlFlow::Continue(Tags { variant_ok: true, ..Tags::default() })
+        ControlFlow::Continue(Tags { mode: Some(CastlingMode::Standard), ..Tags::default() })
     }
 
     fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<bool> {
         match name {
             b"Result" => tags.result = Some(value.decode_utf8_lossy().into_owned()),
             b"FEN" => tags.fen = Some(value.decode_utf8_lossy().into_owned()),
-            b"Variant" => {
-                let v = value.decode_utf8_lossy().to_ascii_lowercase();
-                tags.variant_ok = matches!(v.as_str(), "standard" | "chess" | "" | "normal");
-            }
+            b"Variant" => tags.mode = castling_mode_of_variant(&value.decode_utf8_lossy()).ok(),
             _ => {}
         }
         ControlFlow::Continue(())
     }
 
     fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<bool, Movetext> {
-        if !tags.variant_ok {
+        let Some(mode) = tags.mode else {
             return ControlFlow::Break(false);
-        }
+        };
         let pos = match &tags.fen {
+            // From the standard position both castling rules make the same moves.
             None => Chess::default(),
-            Some(fen) => {
-                match fen.parse::<Fen>().ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()) {
-                    Some(pos) => pos,
-                    None => return ControlFlow::Break(false),
-                }
-            }
+            Some(fen) => match fen.parse::<Fen>().ok().and_then(|f| f.into_position(mode).ok()) {
+                Some(pos) => pos,
+                None => return ControlFlow::Break(false),
+            },
         };
         let key = book_key(&pos);
         let played = Vec::with_capacity(self.max_plies.min(128));
