@@ -227,18 +227,23 @@ impl GameRecord {
     ///
     /// ```
     /// use kibitz_engine::GameRecord;
-    /// use shakmaty::CastlingMode;
-    /// let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    /// use shakmaty::{CastlingMode, Position};
+    /// let fen = "4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1";
     /// let mut game = GameRecord::from_fen_in(fen, CastlingMode::Chess960).unwrap();
-    /// game.play_text("O-O").unwrap();
     /// assert_eq!(game.castling_mode(), CastlingMode::Chess960);
-    /// assert_eq!(game.start_fen().unwrap(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KFkf - 2 9");
+    /// assert_eq!(game.tag("Variant"), Some("Chess960"));
+    /// // X-FEN: the outer rooks are K and Q.
+    /// assert_eq!(game.start_fen().unwrap(), "4k3/8/8/8/8/8/8/1R2K1R1 w KQ - 0 1");
+    /// game.play_text("O-O").unwrap();
+    /// assert_eq!(game.position().board().to_string(), "4k3/8/8/8/8/8/8/1R3RK1");
+    /// assert!(GameRecord::from_fen(fen).is_err(), "not a standard chess position");
     /// ```
     pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Self, IllegalMove> {
         let fen = fen.trim();
         let parsed: Fen = fen.parse().map_err(|e| IllegalMove(format!("This FEN cannot be read: {e}.")))?;
-        let pos: Chess =
-            parsed.into_position(mode).map_err(|e| IllegalMove(format!("This FEN is not a legal position: {e}.")))?;
+        let pos: Chess = parsed
+            .into_position(mode)
+            .map_err(|e| IllegalMove(format!("This FEN is not a legal position: {e}.")))?;
         Ok(Self::from_position(pos))
     }
 

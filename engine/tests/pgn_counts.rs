@@ -32,7 +32,8 @@ fn every_file_counts_as_python_chess_counts() {
         let Some(dest) = file["dest"].as_str().filter(|d| d.starts_with("pgn/")) else { continue };
         let py = &file["python_chess_stats"];
         let count = |key: &str| py[key].as_u64().unwrap_or_else(|| panic!("{dest}: no {key} count"));
-        let expected = PgnStats { games: count("games"), moves: count("moves"), errors: count("games_with_errors") };
+        let expected =
+            PgnStats { games: count("games"), moves: count("moves"), errors: count("games_with_errors") };
 
         let path = Path::new(DATA).join(dest);
         let mut errors = Vec::new();
@@ -48,7 +49,10 @@ fn every_file_counts_as_python_chess_counts() {
             None => assert_eq!(stats, expected, "{dest}: {errors:?}"),
             Some("variant") => {
                 assert_eq!((stats.moves, stats.errors), (0, stats.games), "{dest}");
-                assert!(errors.iter().all(|e| e.message.contains("which Kibitz does not play")), "{errors:?}");
+                assert!(
+                    errors.iter().all(|e| e.message.contains("which Kibitz does not play")),
+                    "{errors:?}"
+                );
             }
             // python-chess plays null moves (`--`); Kibitz stops the game there.
             Some("null move") => {

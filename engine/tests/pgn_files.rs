@@ -127,7 +127,9 @@ fn chess960_games_keep_their_castling_rules() {
     assert_eq!(after.role_at(Square::F8), Some(Role::Rook));
 
     let text = write_pgn(game);
-    assert!(text.contains("[SetUp \"1\"]\n[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1\"]\n"));
+    assert!(
+        text.contains("[SetUp \"1\"]\n[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1\"]\n")
+    );
     assert!(text.contains("[Variant \"Chess960\"]\n"), "{text}");
     let again = kibitz_engine::read_pgn(&text).unwrap();
     assert_eq!((again.castling_mode(), again.moves()), (CastlingMode::Chess960, game.moves()));
@@ -145,7 +147,8 @@ fn chess960_games_keep_their_castling_rules() {
 #[test]
 fn variants_kibitz_does_not_play_are_listed_with_the_reason() {
     let crazyhouse = Path::new(DATA).join("annotated/knightvuillaume-jannlee-zh-lichess.pgn");
-    let index = kibitz_engine::GameIndex::build(&crazyhouse, &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
+    let index =
+        kibitz_engine::GameIndex::build(&crazyhouse, &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
     assert_eq!(index.len(), 1, "the game is listed");
     assert!(!index.header(0).unwrap().white.is_empty());
     let err = index.load(0).unwrap_err();

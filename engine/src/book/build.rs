@@ -13,9 +13,9 @@ use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-use crate::{Job, castling_mode_of_variant};
 use crate::book::key::key_after;
 use crate::book::{Book, BookEntry, BookError, Outcome, Stats, book_key, encode_move};
+use crate::{Job, castling_mode_of_variant};
 
 /// What goes into a book built from games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

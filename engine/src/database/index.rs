@@ -205,7 +205,8 @@ impl GameIndex {
         let end = self.entries.get(i + 1).map_or(self.file_len, |e| e.offset);
         let bytes = read_range(&self.path, entry.offset, end)
             .map_err(|e| PgnError::new(format!("{}: {e}", self.path.display())))?;
-        let first_line = self.line_of(entry.offset).map_err(|e| PgnError::new(format!("{}: {e}", self.path.display())))?;
+        let first_line =
+            self.line_of(entry.offset).map_err(|e| PgnError::new(format!("{}: {e}", self.path.display())))?;
         read_game_text(&bytes, first_line as usize)
     }
 

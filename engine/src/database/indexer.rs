@@ -81,8 +81,11 @@ impl GameIndex {
             };
             entries.push(Entry { offset: game.offset, plies, columns });
             if entries.len() % 256 == 0 {
-                let so_far =
-                    IndexProgress { bytes: games.bytes_read(), total_bytes: file_len, games: entries.len() as u64 };
+                let so_far = IndexProgress {
+                    bytes: games.bytes_read(),
+                    total_bytes: file_len,
+                    games: entries.len() as u64,
+                };
                 if progress(&so_far).is_break() {
                     return Err(io::Error::new(io::ErrorKind::Interrupted, "indexing cancelled"));
                 }

@@ -93,8 +93,10 @@ impl Iterator for PgnGames<'_> {
 pub(crate) fn read_game_text(text: &[u8], first_line: usize) -> Result<GameRecord, PgnError> {
     let count = Rc::new(Cell::new(0));
     let counted = Counted { inner: text, count: Rc::clone(&count) };
-    let mut reader =
-        Reader::build(counted).set_supported_tag_line_length(1024).set_supported_comment_length(4096).finish();
+    let mut reader = Reader::build(counted)
+        .set_supported_tag_line_length(1024)
+        .set_supported_comment_length(4096)
+        .finish();
     let locate = |offset: usize| {
         let (line, column, _) = line_and_column(text, (0, first_line), offset);
         (line, column)
@@ -188,10 +190,16 @@ impl Movetext {
 impl Builder<'_> {
     /// Stops the game at an error of its main line; inside a variation, the variation is
     /// skipped and the error remembered.
-    fn broken(&self, mt: &mut Movetext, message: String, offset: usize) -> ControlFlow<Result<GameRecord, Failure>> {
+    fn broken(
+        &self,
+        mt: &mut Movetext,
+        message: String,
+        offset: usize,
+    ) -> ControlFlow<Result<GameRecord, Failure>> {
         if let Some(depth) = mt.stack.len().checked_sub(1) {
             mt.skip_from = Some(depth);
-            mt.soft_error.get_or_insert((PgnError::new(format!("{message} The variation is left out.")), offset));
+            mt.soft_error
+                .get_or_insert((PgnError::new(format!("{message} The variation is left out.")), offset));
             return ControlFlow::Continue(());
         }
         let mut game = mem::take(&mut mt.game);
@@ -419,7 +427,8 @@ impl Visitor for Builder<'_> {
     }
 
     fn outcome(&mut self, mt: &mut Self::Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
-        if !mt.skipping() && mt.stack.is_empty() && mt.result.as_deref().is_none_or(|r| r == "*" || r == "?") {
+        if !mt.skipping() && mt.stack.is_empty() && mt.result.as_deref().is_none_or(|r| r == "*" || r == "?")
+        {
             mt.result = Some(outcome.as_str().to_string());
         }
         ControlFlow::Continue(())
@@ -513,6 +522,67 @@ mod tests {
         assert_eq!(nf3.comment(), "[%eval x] [%clk 0:01:00]");
         let c3 = game.node(game.node(e4.children()[0]).unwrap().children()[1]).unwrap();
         assert_eq!((c3.starting_comment(), c3.clock()), ("[%clk 0:09:00] Also", None));
+    }
+
+    #[test]
+    fn an_illegal_move_in_a_variation_skips_only_that_variation() {
+        let text = "1. e4 (1. d4 d5 2. Ke3 {lost} Nf6 (2... c5) 3. c4) (1. c4 e5) 1... e5 \n(1... c5 2. Nf3) 2. Nf3 *";
+        let err = read_pgn(text).unwrap_err();
+        assert_eq!((err.line, err.column), (1, 20), "{err}");
+        assert_eq!(err.message, "Move 2. Ke3 is illegal: illegal san. The variation is left out.");
+        let game = err.partial.expect("the rest of the game");
+        assert_eq!(game.san_moves(), ["e4", "e5", "Nf3"]);
+        let root = game.node(NodeId::ROOT).unwrap();
+        let first_moves: Vec<&str> = root.children().iter().map(|&c| game.node(c).unwrap().san()).collect();
+        assert_eq!(first_moves, ["e4", "d4", "c4"]);
+        let d4 = game.node(root.children()[1]).unwrap();
+        let d5 = game.node(d4.children()[0]).unwrap();
+        assert!(d5.children().is_empty(), "the moves after the illegal one are left out");
+        let c4 = game.node(root.children()[2]).unwrap();
+        assert_eq!(game.node(c4.children()[0]).unwrap().san(), "e5");
+        let e4 = game.node(root.children()[0]).unwrap();
+        assert_eq!(e4.children().len(), 2, "1... c5 after the broken variation");
+        assert_eq!(game.result(), "*");
+    }
+
+    #[test]
+    fn words_that_are_not_moves_are_errors() {
+        let err = read_pgn("1. e4 Zz9 e5 *").unwrap_err();
+        assert_eq!((err.line, err.column, err.message.as_str()), (1, 7, "\"Zz9\" is not a move."));
+        assert_eq!(err.partial.unwrap().san_moves(), ["e4"]);
+        let err = read_pgn("1. e4 (1. d4 hello) e5 *").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 14), "{err}");
+        assert_eq!(err.partial.unwrap().san_moves(), ["e4", "e5"], "only the variation is lost");
+        let game = read_pgn("1. e4 N a6 $1 +- 2. e5 d5 3. exd6 e.p. = *").unwrap();
+        assert_eq!(game.len(), 5, "decoration is no error");
+    }
+
+    #[test]
+    fn unbalanced_parentheses_are_errors_that_keep_the_game() {
+        let err = read_pgn("1. e4 e5 (2... Nc6 ((\n2. Nf3 *").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 10), "{err}");
+        assert!(err.message.contains("never closed (3 left open)"), "{err}");
+        let err = read_pgn("1. e4 ) e5 *").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 7), "{err}");
+        assert_eq!(err.partial.unwrap().san_moves(), ["e4", "e5"]);
+    }
+
+    #[test]
+    fn chess960_spellings_read_and_other_variants_say_why() {
+        let fen = "4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 9";
+        for variant in ["fischerandom", "Chess960", "Fischer Random", "960", "FRC"] {
+            let text = format!("[Variant \"{variant}\"]\n[FEN \"{fen}\"]\n\n9. O-O *");
+            let game = read_pgn(&text).unwrap_or_else(|e| panic!("{variant}: {e}"));
+            assert_eq!(game.castling_mode(), CastlingMode::Chess960);
+            assert_eq!(game.tag("Variant"), Some("Chess960"));
+            assert_eq!(game.san_moves(), ["O-O"]);
+        }
+        for variant in ["normal", "Standard", ""] {
+            let game = read_pgn(&format!("[Variant \"{variant}\"]\n\n1. e4 *")).unwrap();
+            assert_eq!(game.castling_mode(), CastlingMode::Standard);
+        }
+        let err = read_pgn("[Variant \"Seirawan\"]\n\n1. e4 *").unwrap_err();
+        assert_eq!(err.message, "This game is of the variant \"Seirawan\", which Kibitz does not play.");
     }
 
     fn cp(cp: i32, depth: Option<u32>) -> Eval {

@@ -207,7 +207,9 @@ mod tests {
     #[test]
     fn finds_moves_parentheses_and_skipped_words() {
         assert_eq!(
-            moves("[Event \"x\"]\n\n1. e4 {c (} e5 (1... c5 $1) 2.Nf3!? O-O 0-0+ 1-0\n\n[Event \"y\"]\n1. d4"),
+            moves(
+                "[Event \"x\"]\n\n1. e4 {c (} e5 (1... c5 $1) 2.Nf3!? O-O 0-0+ 1-0\n\n[Event \"y\"]\n1. d4"
+            ),
             [
                 ("e4", Move),
                 ("e5", Move),
@@ -221,7 +223,10 @@ mod tests {
         );
         assert_eq!(moves("1.d4 Nf6 2. Sf3 d5"), [("d4", Move), ("Nf6", Move), ("Sf3", Junk), ("d5", Move)]);
         assert_eq!(moves("1. g1f3 exd6 e.p. N +- = ± 1/2-1/2"), [("g1f3", Move), ("exd6", Move)]);
-        assert_eq!(moves("1. e4 Zz9 e5 Nf9 hello *"), [("e4", Move), ("Zz9", Junk), ("e5", Move), ("Nf9", Junk), ("hello", Junk)]);
+        assert_eq!(
+            moves("1. e4 Zz9 e5 Nf9 hello *"),
+            [("e4", Move), ("Zz9", Junk), ("e5", Move), ("Nf9", Junk), ("hello", Junk)]
+        );
     }
 
     #[test]

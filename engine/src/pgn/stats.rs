@@ -104,7 +104,9 @@ mod tests {
         let open = "(".repeat(10_000);
         let (counted, errors) = stats(format!("1. e4 e5 {open}\n").as_bytes());
         assert_eq!(counted.to_string(), "games 1 moves 2 errors 1");
-        assert!(errors[0].starts_with("line 1, column 10: This \"(\" starts a variation that is never closed"));
+        assert!(
+            errors[0].starts_with("line 1, column 10: This \"(\" starts a variation that is never closed")
+        );
 
         let (counted, errors) = stats(b"1. e4 e5 ) 2. Nf3 *");
         assert_eq!(counted.to_string(), "games 1 moves 3 errors 1");

@@ -31,11 +31,8 @@ impl std::error::Error for UnsupportedVariant {}
 /// assert_eq!(err.to_string(), "This game is of the variant \"crazyhouse\", which Kibitz does not play.");
 /// ```
 pub fn castling_mode_of_variant(variant: &str) -> Result<CastlingMode, UnsupportedVariant> {
-    let name: String = variant
-        .chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '_'))
-        .flat_map(char::to_lowercase)
-        .collect();
+    let name: String =
+        variant.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).flat_map(char::to_lowercase).collect();
     match name.as_str() {
         "" | "normal" | "standard" | "chess" | "fromposition" => Ok(CastlingMode::Standard),
         "chess960" | "fischerandom" | "fischerrandom" | "960" | "frc" => Ok(CastlingMode::Chess960),
@@ -61,7 +58,9 @@ mod tests {
         for name in ["", " ", "normal", "Standard", "CHESS", "From Position"] {
             assert_eq!(castling_mode_of_variant(name), Ok(CastlingMode::Standard), "{name:?}");
         }
-        for name in ["chess960", "Chess 960", "fischerandom", "Fischer Random", "960", "FRC", "fischer-random"] {
+        for name in
+            ["chess960", "Chess 960", "fischerandom", "Fischer Random", "960", "FRC", "fischer-random"]
+        {
             assert_eq!(castling_mode_of_variant(name), Ok(CastlingMode::Chess960), "{name:?}");
         }
         for name in ["crazyhouse", "Atomic", "Seirawan", "sittuyin", "antichess", "3check"] {

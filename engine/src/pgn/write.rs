@@ -5,8 +5,8 @@
 
 use shakmaty::{Color, Position};
 
-use crate::game::{NodeId, SEVEN_TAGS, clock_command, eval_command};
 use super::variant::variant_tag;
+use crate::game::{NodeId, SEVEN_TAGS, clock_command, eval_command};
 use crate::{GameRecord, Node};
 
 /// Writes a game as PGN: the Seven Tag Roster first, then `SetUp` and `FEN` for a game that
