@@ -363,6 +363,23 @@ mod tests {
     }
 
     #[test]
+    fn standard_and_chess960_spellings_are_read_other_variants_skipped() {
+        let fen = "4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1";
+        let text = format!(
+            "[Variant \"normal\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+             [Variant \"fischerandom\"]\n[FEN \"{fen}\"]\n[Result \"1-0\"]\n\n1. O-O 1-0\n\n\
+             [Variant \"crazyhouse\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n"
+        );
+        let mut builder = BookBuilder::new(BuildOptions::default());
+        builder.add_pgn(text.as_bytes(), &mut |_| ControlFlow::Continue(())).expect("read");
+        assert_eq!((builder.progress().games, builder.progress().skipped), (3, 1));
+        let book = builder.finish();
+        assert_eq!(book.legal_moves(GameRecord::new().position())[0].1.fixed.games, 1, "crazyhouse is not counted");
+        let chess960 = GameRecord::from_fen_in(fen, CastlingMode::Chess960).expect("a Chess960 position");
+        assert_eq!(book.legal_moves(chess960.position()).len(), 1, "the Chess960 game is in the book");
+    }
+
+    #[test]
     fn the_job_builds_and_reports() {
         let path = pgn_file("reports", 1500);
         let size = std::fs::metadata(&path).expect("the file").len();
