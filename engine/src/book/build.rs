@@ -374,7 +374,11 @@ mod tests {
         builder.add_pgn(text.as_bytes(), &mut |_| ControlFlow::Continue(())).expect("read");
         assert_eq!((builder.progress().games, builder.progress().skipped), (3, 1));
         let book = builder.finish();
-        assert_eq!(book.legal_moves(GameRecord::new().position())[0].1.fixed.games, 1, "crazyhouse is not counted");
+        assert_eq!(
+            book.legal_moves(GameRecord::new().position())[0].1.fixed.games,
+            1,
+            "crazyhouse is not counted"
+        );
         let chess960 = GameRecord::from_fen_in(fen, CastlingMode::Chess960).expect("a Chess960 position");
         assert_eq!(book.legal_moves(chess960.position()).len(), 1, "the Chess960 game is in the book");
     }

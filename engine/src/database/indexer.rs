@@ -180,6 +180,37 @@ mod tests {
     }
 
     #[test]
+    fn the_index_and_the_stats_count_the_same_games() {
+        let dir = std::env::temp_dir().join(format!("kibitz-index-agree-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cases: [(&[u8], u64); 5] = [
+            (b" \xef\xbb\xbf", 0),
+            (b"hello world", 1),
+            (b"\xef\xbb\xbf[White \"A\"]\n\n1. e4 *\n\n\xef\xbb\xbf\n[White \"B\"]\n\n1. d4 *\n", 2),
+            (b"1. e4 (((\n\n1. d4 ) *", 2),
+            (b"[White \"A\"\n\n1. e4 *", 1),
+        ];
+        for (i, (text, games)) in cases.into_iter().enumerate() {
+            let path = dir.join(format!("{i}.pgn"));
+            std::fs::write(&path, text).unwrap();
+            let index = GameIndex::build(&path, &mut |_| ControlFlow::Continue(())).unwrap();
+            let stats = crate::pgn_stats(text).unwrap();
+            assert_eq!(
+                (index.len() as u64, stats.games),
+                (games, games),
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+            for game in 0..index.len() {
+                if let Err(e) = index.load(game) {
+                    assert!(e.line > 0, "{e}");
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn reports_progress_and_stops_when_asked() {
         let path = std::env::temp_dir().join(format!("kibitz-index-progress-{}.pgn", std::process::id()));
         std::fs::write(&path, "[White \"A\"]\n\n1. e4 e5 *\n\n".repeat(1000)).unwrap();
