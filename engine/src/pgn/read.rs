@@ -1,7 +1,9 @@
 //! Reading PGN games, with their variations, comments and annotation glyphs, into
 //! [`GameRecord`]s; the `[%clk]` and `[%eval]` commands of a move's comments become its
 //! typed clock and evaluation. A game that breaks stops at its last legal move and says where
-//! it broke; the games after it still load.
+//! it broke; an illegal move or a word that is not a move inside a variation costs only that
+//! variation (the error says where, the rest of the game is its partial game); the games after
+//! a broken one still load. Chess960 games keep their castling rules.
 
 use std::borrow::Cow;
 use std::cell::Cell;
