@@ -103,7 +103,7 @@ pub(crate) fn read_game_text(text: &[u8], first_line: usize) -> Result<GameRecor
         let (line, column, _) = line_and_column(text, (0, first_line), offset);
         (line, column)
     };
-    let mut builder = Builder { text, start: 0 };
+    let mut builder = Builder { text };
     match reader.read_game(&mut builder) {
         Ok(Some(Ok(game))) => Ok(game),
         Ok(Some(Err((error, offset)))) => Err(error.at(locate(offset))),
@@ -117,9 +117,9 @@ pub(crate) fn read_game_text(text: &[u8], first_line: usize) -> Result<GameRecor
 
 /// A reader that counts the bytes it hands out, so that the position of pgn-reader's buffer
 /// in the text is known.
-pub(crate) struct Counted<R> {
-    pub inner: R,
-    pub count: Rc<Cell<u64>>,
+struct Counted<R> {
+    inner: R,
+    count: Rc<Cell<u64>>,
 }
 
 impl<R: Read> Read for Counted<R> {
@@ -130,11 +130,10 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
-/// Builds a [`GameRecord`] from pgn-reader's callbacks. A failure carries the byte offset
-/// where the game broke.
+/// Builds a [`GameRecord`] from pgn-reader's callbacks, the game being all of `text`. A
+/// failure carries the byte offset where the game broke.
 struct Builder<'a> {
     text: &'a [u8],
-    start: usize,
 }
 
 type Failure = (PgnError, usize);
@@ -241,7 +240,7 @@ impl Visitor for Builder<'_> {
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        let fail = |message: String| ControlFlow::Break(Err((PgnError::new(message), self.start)));
+        let fail = |message: String| ControlFlow::Break(Err((PgnError::new(message), 0)));
         let variant = tags.iter().find(|(n, _)| n == "Variant").map(|(_, v)| v.as_str());
         let mode = match castling_mode_of_variant(variant.unwrap_or("")) {
             Ok(mode) => mode,
@@ -277,7 +276,7 @@ impl Visitor for Builder<'_> {
             fresh_variation: false,
             starting_comment: String::new(),
             long_comment: Vec::new(),
-            tokens: scan_movetext(self.text, self.start),
+            tokens: scan_movetext(self.text, 0),
             next_token: 0,
             result,
             soft_error: None,
@@ -286,7 +285,7 @@ impl Visitor for Builder<'_> {
 
     fn san(&mut self, mt: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
         let offset = match mt.next_token(TokenKind::Move) {
-            Ok(token) => token.map_or(self.start, |t| t.start),
+            Ok(token) => token.map_or(0, |t| t.start),
             Err(junk) => return self.junk(mt, junk),
         };
         if mt.skipping() {
@@ -378,12 +377,12 @@ impl Visitor for Builder<'_> {
 
     fn begin_variation(&mut self, mt: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
         let at = match mt.next_token(TokenKind::Open) {
-            Ok(token) => token.map_or(self.start, |t| t.start),
+            Ok(token) => token.map_or(0, |t| t.start),
             Err(junk) => {
                 if let ControlFlow::Break(output) = self.junk(mt, junk) {
                     return ControlFlow::Break(output);
                 }
-                mt.next_token(TokenKind::Open).ok().flatten().map_or(self.start, |t| t.start)
+                mt.next_token(TokenKind::Open).ok().flatten().map_or(0, |t| t.start)
             }
         };
         let parent = mt.game.node(mt.current).and_then(|n| n.parent());
@@ -404,12 +403,12 @@ impl Visitor for Builder<'_> {
 
     fn end_variation(&mut self, mt: &mut Self::Movetext) -> ControlFlow<Self::Output> {
         let at = match mt.next_token(TokenKind::Close) {
-            Ok(token) => token.map_or(self.start, |t| t.start),
+            Ok(token) => token.map_or(0, |t| t.start),
             Err(junk) => {
                 if let ControlFlow::Break(output) = self.junk(mt, junk) {
                     return ControlFlow::Break(output);
                 }
-                mt.next_token(TokenKind::Close).ok().flatten().map_or(self.start, |t| t.start)
+                mt.next_token(TokenKind::Close).ok().flatten().map_or(0, |t| t.start)
             }
         };
         let Some(frame) = mt.stack.pop() else {
