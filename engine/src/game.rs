@@ -218,18 +218,49 @@ impl GameRecord {
     /// assert_eq!(game.ending().unwrap().to_string(), "Draw by stalemate");
     /// ```
     pub fn from_fen(fen: &str) -> Result<Self, IllegalMove> {
+        Self::from_fen_in(fen, CastlingMode::Standard)
+    }
+
+    /// A game from a FEN under the castling rules of standard chess or Chess960 (X-FEN or
+    /// Shredder-FEN castling rights). The game keeps those rules: see
+    /// [`GameRecord::castling_mode`].
+    ///
+    /// ```
+    /// use kibitz_engine::GameRecord;
+    /// use shakmaty::{CastlingMode, Position};
+    /// let fen = "4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1";
+    /// let mut game = GameRecord::from_fen_in(fen, CastlingMode::Chess960).unwrap();
+    /// assert_eq!(game.castling_mode(), CastlingMode::Chess960);
+    /// assert_eq!(game.tag("Variant"), Some("Chess960"));
+    /// // X-FEN: the outer rooks are K and Q.
+    /// assert_eq!(game.start_fen().unwrap(), "4k3/8/8/8/8/8/8/1R2K1R1 w KQ - 0 1");
+    /// game.play_text("O-O").unwrap();
+    /// assert_eq!(game.position().board().to_string(), "4k3/8/8/8/8/8/8/1R3RK1");
+    /// assert!(GameRecord::from_fen(fen).is_err(), "not a standard chess position");
+    /// ```
+    pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Self, IllegalMove> {
         let fen = fen.trim();
         let parsed: Fen = fen.parse().map_err(|e| IllegalMove(format!("This FEN cannot be read: {e}.")))?;
         let pos: Chess = parsed
-            .into_position(CastlingMode::Standard)
+            .into_position(mode)
             .map_err(|e| IllegalMove(format!("This FEN is not a legal position: {e}.")))?;
         Ok(Self::from_position(pos))
+    }
+
+    /// The castling rules of the game: [`CastlingMode::Chess960`] for a Chess960 game (its
+    /// start position says so), else [`CastlingMode::Standard`].
+    #[must_use]
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.start().castles().mode()
     }
 
     fn with_start(start: Chess, custom_start: bool) -> Self {
         let mut tags: Vec<(String, String)> =
             SEVEN_TAGS.iter().map(|name| (name.to_string(), "?".to_string())).collect();
         set_in(&mut tags, "Result", "*");
+        if start.castles().mode() == CastlingMode::Chess960 {
+            set_in(&mut tags, "Variant", "Chess960");
+        }
         let hash = hash_of(&start);
         let mut game = GameRecord {
             tags,
@@ -251,10 +282,12 @@ impl GameRecord {
         &self.nodes[0].position
     }
 
-    /// The start position's FEN when it is not the initial position (PGN's `FEN` tag).
+    /// The start position's FEN when it is not the initial position or the game is Chess960
+    /// (PGN's `FEN` tag; castling rights in X-FEN, file letters where `KQkq` would be unclear).
     #[must_use]
     pub fn start_fen(&self) -> Option<String> {
-        self.custom_start.then(|| Fen::from_position(self.start(), EnPassantMode::Legal).to_string())
+        (self.custom_start || self.castling_mode() == CastlingMode::Chess960)
+            .then(|| Fen::from_position(self.start(), EnPassantMode::Legal).to_string())
     }
 
     /// The current position: the end of the main line.
@@ -475,7 +508,7 @@ impl GameRecord {
             return Ok(child);
         }
         if !node.position.is_legal(m) {
-            return Err(IllegalMove(format!("{} is not legal here", m.to_uci(CastlingMode::Standard))));
+            return Err(IllegalMove(format!("{} is not legal here", m.to_uci(self.castling_mode()))));
         }
         let child = self.add_child(id, m);
         if self.main_end() == child {

@@ -62,7 +62,8 @@ pub use level::Level;
 pub use limits::SearchLimits;
 pub use perft::{divide, perft};
 pub use pgn::{
-    PgnError, PgnGames, PgnStats, decode_pgn_text, pgn_date_today, pgn_stats, read_games, read_pgn, write_pgn,
+    PgnError, PgnGames, PgnStats, UnsupportedVariant, castling_mode_of_variant, decode_pgn_text,
+    pgn_date_today, pgn_stats, pgn_stats_with, read_games, read_pgn, variant_tag, write_pgn,
 };
 pub use player::{
     EngineConfig, EngineOption, ExternalEngine, FailureKind, OptionError, OptionKind, Player, PlayerFailure,

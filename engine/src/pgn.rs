@@ -5,13 +5,17 @@
 mod error;
 mod read;
 mod scan;
+mod split;
 mod stats;
+mod variant;
 mod write;
 
 pub use error::PgnError;
-pub(crate) use read::Counted;
+pub(crate) use read::read_game_text;
 pub use read::{PgnGames, decode_pgn_text, read_games, read_pgn};
-pub use stats::{PgnStats, pgn_stats};
+pub(crate) use split::GameSplitter;
+pub use stats::{PgnStats, pgn_stats, pgn_stats_with};
+pub use variant::{UnsupportedVariant, castling_mode_of_variant, variant_tag};
 pub use write::write_pgn;
 
 /// Today's date in PGN's `YYYY.MM.DD` form (UTC).

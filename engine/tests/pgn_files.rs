@@ -1,6 +1,7 @@
 //! Every PGN file of the test data (`data/pgn`): each game reads, writes and reads back to the
-//! same game; the edge cases load or fail with a located message; `pgn_stats` counts what
-//! python-chess counted (data/PROVENANCE.json).
+//! same game; the edge cases load or fail with a located message; Chess960 games keep their
+//! castling rules and other variants are refused with the reason (the counts are checked
+//! against python-chess's in `pgn_counts.rs`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -101,31 +102,65 @@ fn broken_games_say_where_and_keep_their_moves() {
     assert_eq!(games.len(), 347);
 }
 
-/// (file, games, moves) as counted by python-chess in data/PROVENANCE.json.
-const COUNTS: &[(&str, u64, u64)] = &[
-    ("games/Carlsen.pgn", 1_782, 159_922),
-    ("games/twic1599_1000k.pgn", 1_110, 101_487),
-    ("games/twic-01-232games.pgn", 232, 19_777),
-    ("games/dortmund.pgn", 347, 33_273),
-    ("annotated/world_matches.pgn", 580, 69_714),
-    ("annotated/lichess_db_1000k.pgn", 438, 28_538),
-    ("annotated/TCEC_Season_27_-_4k_Iv_Minifinal.pgn", 50, 6_881),
-    ("edge/32games.pgn", 32, 2_069),
-];
-
-#[test]
-fn stats_match_python_chess() {
-    for &(file, games, moves) in COUNTS {
-        let bytes = fs::read(Path::new(DATA).join(file)).unwrap();
-        let stats = kibitz_engine::pgn_stats(&bytes[..]).unwrap();
-        assert_eq!((stats.games, stats.moves, stats.errors), (games, moves, 0), "{file}");
-    }
-}
-
 #[test]
 fn uci_movetext_reads() {
     let bytes = fs::read(Path::new(DATA).join("edge/uci-moves.pgn")).unwrap();
     let game = read_games(&bytes).next().unwrap().unwrap();
     assert_eq!(game.len(), 113, "python-chess reads 113 moves");
     assert_eq!(&game.san_moves()[..3], ["Nf3", "c5", "e4"]);
+}
+
+#[test]
+fn chess960_games_keep_their_castling_rules() {
+    use shakmaty::{CastlingMode, Move, Position, Role, Square};
+
+    let bytes = fs::read(Path::new(DATA).join("annotated/cutechess-fischerrandom.pgn")).unwrap();
+    let games: Vec<GameRecord> = read_games(&bytes).collect::<Result<_, _>>().expect("Chess960 games read");
+    assert_eq!(games.len(), 4);
+    let game = &games[0];
+    assert_eq!(game.castling_mode(), CastlingMode::Chess960);
+    // 9... O-O: the king goes from e8 to g8 and the rook from g8 to f8.
+    let ply = game.san_moves().iter().position(|m| m == "O-O").expect("a castling move");
+    assert_eq!(game.moves()[ply], Move::Castle { king: Square::E8, rook: Square::G8 });
+    let after = game.position_at(ply + 1).board();
+    assert_eq!(after.role_at(Square::G8), Some(Role::King));
+    assert_eq!(after.role_at(Square::F8), Some(Role::Rook));
+
+    let text = write_pgn(game);
+    assert!(
+        text.contains("[SetUp \"1\"]\n[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1\"]\n")
+    );
+    assert!(text.contains("[Variant \"Chess960\"]\n"), "{text}");
+    let again = kibitz_engine::read_pgn(&text).unwrap();
+    assert_eq!((again.castling_mode(), again.moves()), (CastlingMode::Chess960, game.moves()));
+
+    // Shredder-FEN castling rights (`FCfc`) under the spelling "chess 960".
+    let bytes = fs::read(Path::new(DATA).join("edge/pychess-chess960rwch.pgn")).unwrap();
+    let game = read_games(&bytes).next().unwrap().unwrap();
+    assert_eq!(game.castling_mode(), CastlingMode::Chess960);
+    let fen = game.start_fen().unwrap();
+    assert_eq!(fen, "nnrbkrbq/pppppppp/8/8/8/8/PPPPPPPP/NNRBKRBQ w KQkq - 0 1", "X-FEN: the outer rooks");
+    let written = GameRecord::from_fen_in(&fen, CastlingMode::Chess960).unwrap();
+    assert_eq!(written.start().castles().castling_rights(), game.start().castles().castling_rights());
+}
+
+#[test]
+fn variants_kibitz_does_not_play_are_listed_with_the_reason() {
+    let crazyhouse = Path::new(DATA).join("annotated/knightvuillaume-jannlee-zh-lichess.pgn");
+    let index =
+        kibitz_engine::GameIndex::build(&crazyhouse, &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
+    assert_eq!(index.len(), 1, "the game is listed");
+    assert!(!index.header(0).unwrap().white.is_empty());
+    let err = index.load(0).unwrap_err();
+    assert_eq!(err.message, "This game is of the variant \"Crazyhouse\", which Kibitz does not play.");
+    assert!(err.line > 0);
+
+    // In a file of several games, the others still open.
+    let mut bytes = fs::read(&crazyhouse).unwrap();
+    bytes.extend_from_slice(b"\n\n");
+    bytes.extend(fs::read(Path::new(DATA).join("edge/pychess-promotion.pgn")).unwrap());
+    let games: Vec<_> = read_games(&bytes).collect();
+    assert_eq!(games.len(), 2);
+    assert!(games[0].as_ref().unwrap_err().message.contains("Crazyhouse"));
+    assert_eq!(games[1].as_ref().unwrap().len(), 22);
 }

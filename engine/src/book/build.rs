@@ -13,9 +13,9 @@ use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-use crate::Job;
 use crate::book::key::key_after;
 use crate::book::{Book, BookEntry, BookError, Outcome, Stats, book_key, encode_move};
+use crate::{Job, castling_mode_of_variant};
 
 /// What goes into a book built from games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,7 +212,8 @@ impl<R: Read> Read for CountingReader<R> {
 struct Tags {
     result: Option<String>,
     fen: Option<String>,
-    variant_ok: bool,
+    /// The castling rules of the game's variant (`None`: a variant Kibitz does not play).
+    mode: Option<CastlingMode>,
 }
 
 /// One game being read.
@@ -251,34 +252,30 @@ impl Visitor for GameVisitor<'_> {
     type Output = bool;
 
     fn begin_tags(&mut self) -> ControlFlow<bool, Tags> {
-        ControlFlow::Continue(Tags { variant_ok: true, ..Tags::default() })
+        ControlFlow::Continue(Tags { mode: Some(CastlingMode::Standard), ..Tags::default() })
     }
 
     fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<bool> {
         match name {
             b"Result" => tags.result = Some(value.decode_utf8_lossy().into_owned()),
             b"FEN" => tags.fen = Some(value.decode_utf8_lossy().into_owned()),
-            b"Variant" => {
-                let v = value.decode_utf8_lossy().to_ascii_lowercase();
-                tags.variant_ok = matches!(v.as_str(), "standard" | "chess" | "" | "normal");
-            }
+            b"Variant" => tags.mode = castling_mode_of_variant(&value.decode_utf8_lossy()).ok(),
             _ => {}
         }
         ControlFlow::Continue(())
     }
 
     fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<bool, Movetext> {
-        if !tags.variant_ok {
+        let Some(mode) = tags.mode else {
             return ControlFlow::Break(false);
-        }
+        };
         let pos = match &tags.fen {
+            // From the standard position both castling rules make the same moves.
             None => Chess::default(),
-            Some(fen) => {
-                match fen.parse::<Fen>().ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()) {
-                    Some(pos) => pos,
-                    None => return ControlFlow::Break(false),
-                }
-            }
+            Some(fen) => match fen.parse::<Fen>().ok().and_then(|f| f.into_position(mode).ok()) {
+                Some(pos) => pos,
+                None => return ControlFlow::Break(false),
+            },
         };
         let key = book_key(&pos);
         let played = Vec::with_capacity(self.max_plies.min(128));
@@ -394,6 +391,27 @@ mod tests {
         moves.sort();
         // d4: one unfinished game (1 point) and one win (2 points); e4: two unfinished games.
         assert_eq!(moves, [("d2d4".to_string(), 3, 1), ("e2e4".to_string(), 2, 2)]);
+    }
+
+    #[test]
+    fn standard_and_chess960_spellings_are_read_other_variants_skipped() {
+        let fen = "4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1";
+        let text = format!(
+            "[Variant \"normal\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+             [Variant \"fischerandom\"]\n[FEN \"{fen}\"]\n[Result \"1-0\"]\n\n1. O-O 1-0\n\n\
+             [Variant \"crazyhouse\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n"
+        );
+        let mut builder = BookBuilder::new(BuildOptions::default());
+        builder.add_pgn(text.as_bytes(), &mut |_| ControlFlow::Continue(())).expect("read");
+        assert_eq!((builder.progress().games, builder.progress().skipped), (3, 1));
+        let book = builder.finish();
+        assert_eq!(
+            book.legal_moves(GameRecord::new().position())[0].1.fixed.games,
+            1,
+            "crazyhouse is not counted"
+        );
+        let chess960 = GameRecord::from_fen_in(fen, CastlingMode::Chess960).expect("a Chess960 position");
+        assert_eq!(book.legal_moves(chess960.position()).len(), 1, "the Chess960 game is in the book");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `kibitz pgn stats FILE...`: read every game and replay every move, main lines and
-//! variations, ending with `games N moves M errors E`. `kibitz pgn index FILE` builds the game
+//! variations, printing where games broke (on stderr) and ending with
+//! `games N moves M errors E`. `kibitz pgn index FILE` builds the game
 //! list of a file the way the app opens it, ending with `games N seconds S`.
 
 use std::fs::File;
@@ -8,7 +9,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use super::progress::Progress;
-use crate::{GameIndex, PgnStats, pgn_stats};
+use crate::{GameIndex, PgnError, PgnStats, pgn_stats_with};
+
+/// How many errors of a file `kibitz pgn stats` prints (on stderr) before counting the rest.
+const MAX_ERRORS_SHOWN: usize = 20;
 
 const USAGE: &str = "Usage: kibitz pgn stats FILE...   replay every game, last line: games N moves M errors E
        kibitz pgn index FILE      build the game list, last line: games N seconds S";
@@ -33,9 +37,20 @@ fn stats(files: &[String]) -> ExitCode {
     let mut progress = Progress::stderr();
     let mut read = 0;
     for path in files {
+        let mut shown = 0;
+        let mut show = |e: &PgnError| {
+            shown += 1;
+            if shown <= MAX_ERRORS_SHOWN {
+                eprintln!("{path}: {e}");
+            }
+        };
         let counted = File::open(path).and_then(|file| {
-            pgn_stats(Reporting { inner: file, read: &mut read, total: bytes, progress: &mut progress })
+            let reporting = Reporting { inner: file, read: &mut read, total: bytes, progress: &mut progress };
+            pgn_stats_with(reporting, &mut show)
         });
+        if shown > MAX_ERRORS_SHOWN {
+            eprintln!("{path}: {} more errors", shown - MAX_ERRORS_SHOWN);
+        }
         match counted {
             Ok(stats) => {
                 total.games += stats.games;

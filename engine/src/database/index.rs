@@ -5,7 +5,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use crate::{GameRecord, PgnError, PgnGames};
+use crate::pgn::read_game_text;
+use crate::{GameRecord, PgnError};
 
 /// A column of the game list.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -204,16 +205,9 @@ impl GameIndex {
         let end = self.entries.get(i + 1).map_or(self.file_len, |e| e.offset);
         let bytes = read_range(&self.path, entry.offset, end)
             .map_err(|e| PgnError::new(format!("{}: {e}", self.path.display())))?;
-        let mut games = PgnGames::starting_at_line(&bytes, 1);
-        let result = games.next().unwrap_or_else(|| Err(PgnError::new("The game is empty.")));
-        result.map_err(|mut e| {
-            if e.line > 0
-                && let Ok(first) = self.line_of(entry.offset)
-            {
-                e.line += first as usize - 1;
-            }
-            e
-        })
+        let first_line =
+            self.line_of(entry.offset).map_err(|e| PgnError::new(format!("{}: {e}", self.path.display())))?;
+        read_game_text(&bytes, first_line as usize)
     }
 
     /// The 1-based line at a byte offset, counted from the nearest checkpoint.

@@ -1,17 +1,15 @@
 //! Building a [`GameIndex`] by streaming the file once, on the calling thread or as a
 //! background [`Job`] that reports its progress and can be cancelled.
 
-use std::cell::Cell;
 use std::fs::File;
 use std::io;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 
 use super::index::{Entry, GameIndex, Strings};
-use crate::pgn::Counted;
+use crate::pgn::GameSplitter;
 use crate::{Job, decode_pgn_text};
 
 /// How far an index build has come.
@@ -66,34 +64,28 @@ impl GameIndex {
     ) -> io::Result<GameIndex> {
         let file = File::open(path)?;
         let file_len = file.metadata()?.len();
-        let count = Rc::new(Cell::new(0u64));
-        let mut reader = Reader::build(Counted { inner: file, count: Rc::clone(&count) })
-            .set_supported_tag_line_length(1024)
-            .finish();
+        let mut games = GameSplitter::new(file);
         let mut indexer = Indexer { strings: Strings::default(), blank: 0 };
         indexer.blank = indexer.strings.intern("");
         let mut entries = Vec::new();
         let mut checkpoints = Vec::new();
-        loop {
-            if !reader.has_more()? {
-                break;
-            }
-            let offset = count.get() - reader.buffer().len() as u64;
+        while let Some(game) = games.next_game()? {
             if entries.len() % 4096 == 0 {
-                checkpoints.push(offset);
+                checkpoints.push((game.offset, game.line));
             }
-            match reader.read_game(&mut indexer) {
-                Ok(Some((plies, columns))) => entries.push(Entry { offset, plies, columns }),
-                Ok(None) => break,
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                    let blank = indexer.blank;
-                    entries.push(Entry { offset, plies: 0, columns: [blank; 6] });
-                }
-                Err(e) => return Err(e),
-            }
+            let mut reader = Reader::build(&game.bytes[..]).set_supported_tag_line_length(1024).finish();
+            let (plies, columns) = match reader.read_game(&mut indexer) {
+                Ok(Some(found)) => found,
+                // A game that cannot be read is listed; opening it says why.
+                Ok(None) | Err(_) => (0, [indexer.blank; 6]),
+            };
+            entries.push(Entry { offset: game.offset, plies, columns });
             if entries.len() % 256 == 0 {
-                let so_far =
-                    IndexProgress { bytes: count.get(), total_bytes: file_len, games: entries.len() as u64 };
+                let so_far = IndexProgress {
+                    bytes: games.bytes_read(),
+                    total_bytes: file_len,
+                    games: entries.len() as u64,
+                };
                 if progress(&so_far).is_break() {
                     return Err(io::Error::new(io::ErrorKind::Interrupted, "indexing cancelled"));
                 }
@@ -102,40 +94,8 @@ impl GameIndex {
         let _ =
             progress(&IndexProgress { bytes: file_len, total_bytes: file_len, games: entries.len() as u64 });
         entries.shrink_to_fit();
-        let checkpoints = Self::line_checkpoints(path, &checkpoints)?;
         Ok(GameIndex { path: path.to_path_buf(), file_len, entries, strings: indexer.strings, checkpoints })
     }
-
-    /// The line numbers of the checkpoint offsets, counted in one more pass over the file.
-    fn line_checkpoints(path: &Path, offsets: &[u64]) -> io::Result<Vec<(u64, u64)>> {
-        let mut line = 1u64;
-        let mut from = 0u64;
-        let mut checkpoints = Vec::with_capacity(offsets.len());
-        let mut file = File::open(path)?;
-        for &offset in offsets {
-            line += count_newlines(&mut file, from, offset)?;
-            checkpoints.push((offset, line));
-            from = offset;
-        }
-        Ok(checkpoints)
-    }
-}
-
-fn count_newlines(file: &mut File, from: u64, to: u64) -> io::Result<u64> {
-    use std::io::{Read, Seek, SeekFrom};
-    file.seek(SeekFrom::Start(from))?;
-    let mut left = to.saturating_sub(from);
-    let mut buf = vec![0u8; 1 << 16];
-    let mut lines = 0;
-    while left > 0 {
-        let n = file.read(&mut buf[..left.min(1 << 16) as usize])?;
-        if n == 0 {
-            break;
-        }
-        lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
-        left -= n as u64;
-    }
-    Ok(lines)
 }
 
 /// Collects the list columns and counts the main-line moves, skipping variations.
@@ -216,6 +176,37 @@ mod tests {
         let err = index.load(1).unwrap_err();
         assert_eq!((err.line, err.column), (11, 13), "{err}");
         assert_eq!(err.partial.unwrap().len(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_index_and_the_stats_count_the_same_games() {
+        let dir = std::env::temp_dir().join(format!("kibitz-index-agree-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cases: [(&[u8], u64); 5] = [
+            (b" \xef\xbb\xbf", 0),
+            (b"hello world", 1),
+            (b"\xef\xbb\xbf[White \"A\"]\n\n1. e4 *\n\n\xef\xbb\xbf\n[White \"B\"]\n\n1. d4 *\n", 2),
+            (b"1. e4 (((\n\n1. d4 ) *", 2),
+            (b"[White \"A\"\n\n1. e4 *", 1),
+        ];
+        for (i, (text, games)) in cases.into_iter().enumerate() {
+            let path = dir.join(format!("{i}.pgn"));
+            std::fs::write(&path, text).unwrap();
+            let index = GameIndex::build(&path, &mut |_| ControlFlow::Continue(())).unwrap();
+            let stats = crate::pgn_stats(text).unwrap();
+            assert_eq!(
+                (index.len() as u64, stats.games),
+                (games, games),
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+            for game in 0..index.len() {
+                if let Err(e) = index.load(game) {
+                    assert!(e.line > 0, "{e}");
+                }
+            }
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -14,7 +14,9 @@ pub struct PgnError {
     pub line: usize,
     /// The 1-based column, in characters, where it went wrong (0 when unknown).
     pub column: usize,
-    /// The game up to the last move that could be read, when its tags could be.
+    /// The game as far as it could be read, when its tags could be: up to the last legal move
+    /// of the main line, or the whole game but a broken variation (or with its parentheses
+    /// unbalanced).
     pub partial: Option<Box<GameRecord>>,
 }
 

@@ -1,7 +1,9 @@
 //! Reading PGN games, with their variations, comments and annotation glyphs, into
 //! [`GameRecord`]s; the `[%clk]` and `[%eval]` commands of a move's comments become its
 //! typed clock and evaluation. A game that breaks stops at its last legal move and says where
-//! it broke; the games after it still load.
+//! it broke; an illegal move or a word that is not a move inside a variation costs only that
+//! variation (the error says where, the rest of the game is its partial game); the games after
+//! a broken one still load. Chess960 games keep their castling rules.
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -12,10 +14,12 @@ use std::rc::Rc;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::uci::UciMove;
-use shakmaty::{Color, Position};
+use shakmaty::{CastlingMode, Color, Position};
 
 use super::error::PgnError;
-use super::scan::{Token, line_and_column, scan_movetext};
+use super::scan::{Token, TokenKind, line_and_column, scan_movetext};
+use super::split::GameSplitter;
+use super::variant::castling_mode_of_variant;
 use crate::GameRecord;
 use crate::game::{NodeId, clean_comment, take_commands};
 
@@ -34,6 +38,9 @@ pub fn decode_pgn_text(bytes: &[u8]) -> Cow<'_, str> {
         Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
     }
 }
+
+/// The initial position of standard chess.
+const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Reads the first game of a PGN text: its tags, moves, variations, comments and annotation
 /// glyphs. The error says where the game broke and holds it up to its last legal move.
@@ -63,86 +70,56 @@ pub fn read_pgn(text: &str) -> Result<GameRecord, PgnError> {
 /// ```
 #[must_use]
 pub fn read_games(text: &[u8]) -> PgnGames<'_> {
-    PgnGames::starting_at_line(text, 1)
+    PgnGames { games: GameSplitter::new(text) }
 }
 
 /// The games of a PGN text, see [`read_games`].
 pub struct PgnGames<'a> {
-    text: &'a [u8],
-    reader: Reader<Counted<&'a [u8]>>,
-    count: Rc<Cell<u64>>,
-    /// A known `(offset, line)` point, moved forward as errors are located.
-    known_line: (usize, usize),
-    first_line: usize,
-    stuck_at: Option<usize>,
-}
-
-impl<'a> PgnGames<'a> {
-    /// Reads the games of `text`, whose first line is line `first_line` of a larger file.
-    pub(crate) fn starting_at_line(text: &'a [u8], first_line: usize) -> Self {
-        let count = Rc::new(Cell::new(0));
-        let counted = Counted { inner: text, count: Rc::clone(&count) };
-        let reader = Reader::build(counted).set_supported_comment_length(4096).finish();
-        PgnGames { text, reader, count, known_line: (0, first_line), first_line, stuck_at: None }
-    }
-
-    /// The byte offset the reader has reached.
-    fn offset(&self) -> usize {
-        (self.count.get() as usize).saturating_sub(self.reader.buffer().len())
-    }
-
-    fn locate(&mut self, offset: usize) -> (usize, usize) {
-        if offset < self.known_line.0 {
-            self.known_line = (0, self.first_line);
-        }
-        let (line, column, line_start) = line_and_column(self.text, self.known_line, offset);
-        self.known_line = (line_start, line);
-        (line, column)
-    }
+    games: GameSplitter<&'a [u8]>,
 }
 
 impl Iterator for PgnGames<'_> {
     type Item = Result<GameRecord, PgnError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self.reader.has_more() {
-            Ok(true) => {}
-            Ok(false) => return None,
-            Err(e) => {
-                let at = self.offset();
-                return Some(
-                    Err(PgnError::new(format!("The game cannot be read: {e}.")).at(self.locate(at))),
-                );
-            }
-        }
-        let start = self.offset();
-        if self.stuck_at == Some(start) {
-            return None;
-        }
-        let mut builder = Builder { text: self.text, start };
-        match self.reader.read_game(&mut builder) {
-            Ok(Some(Ok(game))) => Some(Ok(game)),
-            Ok(Some(Err((error, offset)))) => {
-                let location = self.locate(offset);
-                Some(Err(error.at(location)))
-            }
+        match self.games.next_game() {
+            Ok(Some(game)) => Some(read_game_text(&game.bytes, game.line as usize)),
             Ok(None) => None,
-            Err(e) => {
-                let at = self.offset();
-                if at == start {
-                    self.stuck_at = Some(start);
-                }
-                Some(Err(PgnError::new(format!("The game cannot be read: {e}.")).at(self.locate(at))))
-            }
+            Err(e) => Some(Err(PgnError::new(format!("The text cannot be read: {e}.")))),
+        }
+    }
+}
+
+/// Reads the one game of `text` (as [`GameSplitter`](super::split::GameSplitter) cut it),
+/// whose first line is line `first_line` of its file.
+pub(crate) fn read_game_text(text: &[u8], first_line: usize) -> Result<GameRecord, PgnError> {
+    let count = Rc::new(Cell::new(0));
+    let counted = Counted { inner: text, count: Rc::clone(&count) };
+    let mut reader = Reader::build(counted)
+        .set_supported_tag_line_length(1024)
+        .set_supported_comment_length(4096)
+        .finish();
+    let locate = |offset: usize| {
+        let (line, column, _) = line_and_column(text, (0, first_line), offset);
+        (line, column)
+    };
+    let mut builder = Builder { text };
+    match reader.read_game(&mut builder) {
+        Ok(Some(Ok(game))) => Ok(game),
+        Ok(Some(Err((error, offset)))) => Err(error.at(locate(offset))),
+        Ok(None) => Err(PgnError::new("The game is empty.")),
+        Err(e) => {
+            let at = (count.get() as usize).saturating_sub(reader.buffer().len());
+            Err(PgnError::new(format!("The game cannot be read: {e}.")).at(locate(at)))
         }
     }
 }
 
 /// A reader that counts the bytes it hands out, so that the position of pgn-reader's buffer
-/// in the file is known.
-pub(crate) struct Counted<R> {
-    pub inner: R,
-    pub count: Rc<Cell<u64>>,
+/// in the text is known.
+struct Counted<R> {
+    inner: R,
+    count: Rc<Cell<u64>>,
 }
 
 impl<R: Read> Read for Counted<R> {
@@ -153,29 +130,31 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
-/// Whether a `Variant` tag names a game Kibitz can play.
-pub(crate) fn is_standard_variant(variant: &str) -> bool {
-    let v = variant.trim().to_ascii_lowercase();
-    v.is_empty() || v == "standard" || v == "chess" || v == "from position"
-}
-
-/// Builds a [`GameRecord`] from pgn-reader's callbacks. A failure carries the byte offset
-/// where the game broke.
+/// Builds a [`GameRecord`] from pgn-reader's callbacks, the game being all of `text`. A
+/// failure carries the byte offset where the game broke.
 struct Builder<'a> {
     text: &'a [u8],
-    start: usize,
 }
 
 type Failure = (PgnError, usize);
+
+/// An open variation.
+struct Frame {
+    /// The node to come back to at its end (`None` for a variation that is skipped).
+    back: Option<NodeId>,
+    /// Byte offset of its `(`.
+    at: usize,
+}
 
 struct Movetext {
     game: GameRecord,
     /// The node the next move is played from.
     current: NodeId,
-    /// Where to come back to at the end of each open variation.
-    stack: Vec<NodeId>,
-    /// Depth inside variations that are ignored (they have no move to branch from).
-    dead: usize,
+    /// The open variations, innermost last.
+    stack: Vec<Frame>,
+    /// While set, the variations from this depth of `stack` on are skipped: they have no
+    /// move to branch from, or hold an illegal move.
+    skip_from: Option<usize>,
     /// No move yet since the last `(`: a comment here goes before the next move.
     fresh_variation: bool,
     starting_comment: String,
@@ -183,20 +162,57 @@ struct Movetext {
     tokens: Vec<Token>,
     next_token: usize,
     result: Option<String>,
+    /// The first error that cost only a variation (or a parenthesis): the game reads on and
+    /// comes back as the error's partial game.
+    soft_error: Option<Failure>,
+}
+
+impl Movetext {
+    fn skipping(&self) -> bool {
+        self.skip_from.is_some()
+    }
+
+    /// The next token of `kind`, or the junk word found before it. Junk inside a skipped
+    /// variation is passed over.
+    fn next_token(&mut self, kind: TokenKind) -> Result<Option<Token>, Token> {
+        while let Some(&token) = self.tokens.get(self.next_token) {
+            self.next_token += 1;
+            if token.kind == kind {
+                return Ok(Some(token));
+            }
+            if token.kind == TokenKind::Junk && !self.skipping() {
+                return Err(token);
+            }
+        }
+        Ok(None)
+    }
 }
 
 impl Builder<'_> {
-    fn fail(
+    /// Stops the game at an error of its main line; inside a variation, the variation is
+    /// skipped and the error remembered.
+    fn broken(
         &self,
-        movetext: &mut Movetext,
+        mt: &mut Movetext,
         message: String,
         offset: usize,
     ) -> ControlFlow<Result<GameRecord, Failure>> {
-        let mut game = mem::take(&mut movetext.game);
-        finish(&mut game, movetext.result.take());
+        if let Some(depth) = mt.stack.len().checked_sub(1) {
+            mt.skip_from = Some(depth);
+            mt.soft_error
+                .get_or_insert((PgnError::new(format!("{message} The variation is left out.")), offset));
+            return ControlFlow::Continue(());
+        }
+        let mut game = mem::take(&mut mt.game);
+        finish(&mut game, mt.result.take());
         let mut error = PgnError::new(message);
         error.partial = Some(Box::new(game));
         ControlFlow::Break(Err((error, offset)))
+    }
+
+    fn junk(&self, mt: &mut Movetext, junk: Token) -> ControlFlow<Result<GameRecord, Failure>> {
+        let word = decode_pgn_text(&self.text[junk.start..junk.end]).into_owned();
+        self.broken(mt, format!("\"{word}\" is not a move."), junk.start)
     }
 }
 
@@ -224,23 +240,30 @@ impl Visitor for Builder<'_> {
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        let fail = |message: String| ControlFlow::Break(Err((PgnError::new(message), self.start)));
-        if let Some((_, variant)) = tags.iter().find(|(n, _)| n == "Variant")
-            && !is_standard_variant(variant)
-        {
-            return fail(format!("This game is of the variant \"{variant}\", which Kibitz does not play."));
-        }
-        let mut game = match tags.iter().find(|(n, _)| n == "FEN") {
-            Some((_, fen)) => match GameRecord::from_fen(fen) {
+        let fail = |message: String| ControlFlow::Break(Err((PgnError::new(message), 0)));
+        let variant = tags.iter().find(|(n, _)| n == "Variant").map(|(_, v)| v.as_str());
+        let mode = match castling_mode_of_variant(variant.unwrap_or("")) {
+            Ok(mode) => mode,
+            Err(e) => return fail(e.to_string()),
+        };
+        let fen = tags.iter().find(|(n, _)| n == "FEN").map(|(_, f)| f.as_str());
+        let mut game = match (fen, mode) {
+            (Some(fen), _) => match GameRecord::from_fen_in(fen, mode) {
                 Ok(game) => game,
                 Err(e) => return fail(format!("The FEN tag: {e}")),
             },
-            None => GameRecord::new(),
+            (None, CastlingMode::Standard) => GameRecord::new(),
+            (None, CastlingMode::Chess960) => match GameRecord::from_fen_in(STANDARD_FEN, mode) {
+                Ok(game) => game,
+                Err(e) => return fail(e.to_string()),
+            },
         };
         let mut result = None;
         for (name, value) in &tags {
             if name == "Result" {
                 result = Some(value.clone());
+            } else if name == "Variant" && mode == CastlingMode::Chess960 {
+                // The game says Chess960 in its own words (see `GameRecord::from_fen_in`).
             } else if name != "FEN" && name != "SetUp" {
                 game.set_tag(name, value);
             }
@@ -249,30 +272,23 @@ impl Visitor for Builder<'_> {
             game,
             current: NodeId::ROOT,
             stack: Vec::new(),
-            dead: 0,
+            skip_from: None,
             fresh_variation: false,
             starting_comment: String::new(),
             long_comment: Vec::new(),
-            tokens: scan_movetext(self.text, self.start),
+            tokens: scan_movetext(self.text, 0),
             next_token: 0,
             result,
+            soft_error: None,
         })
     }
 
     fn san(&mut self, mt: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        let mut offset = self.start;
-        while let Some(&token) = mt.tokens.get(mt.next_token) {
-            mt.next_token += 1;
-            if token.is_move {
-                offset = token.start;
-                break;
-            }
-            if mt.dead == 0 {
-                let word = decode_pgn_text(&self.text[token.start..token.end]).into_owned();
-                return self.fail(mt, format!("\"{word}\" is not a move."), token.start);
-            }
-        }
-        if mt.dead > 0 {
+        let offset = match mt.next_token(TokenKind::Move) {
+            Ok(token) => token.map_or(0, |t| t.start),
+            Err(junk) => return self.junk(mt, junk),
+        };
+        if mt.skipping() {
             return ControlFlow::Continue(());
         }
         let Some(pos) = mt.game.node(mt.current).map(|n| n.position()) else {
@@ -303,13 +319,13 @@ impl Visitor for Builder<'_> {
             Err(e) => {
                 let number = pos.fullmoves();
                 let dots = if pos.turn() == Color::White { "." } else { "..." };
-                self.fail(mt, format!("Move {number}{dots} {san_plus} is illegal: {e}."), offset)
+                self.broken(mt, format!("Move {number}{dots} {san_plus} is illegal: {e}."), offset)
             }
         }
     }
 
     fn nag(&mut self, mt: &mut Self::Movetext, nag: Nag) -> ControlFlow<Self::Output> {
-        if mt.dead == 0
+        if !mt.skipping()
             && let Some(node) = mt.game.node_mut(mt.current)
         {
             node.nags.push(nag);
@@ -334,7 +350,7 @@ impl Visitor for Builder<'_> {
             bytes.extend_from_slice(comment.as_bytes());
             clean_comment(&decode_pgn_text(&bytes))
         };
-        if mt.dead > 0 || text.is_empty() {
+        if mt.skipping() || text.is_empty() {
             return ControlFlow::Continue(());
         }
         let (target, text) = if mt.fresh_variation {
@@ -360,23 +376,50 @@ impl Visitor for Builder<'_> {
     }
 
     fn begin_variation(&mut self, mt: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
+        let at = match mt.next_token(TokenKind::Open) {
+            Ok(token) => token.map_or(0, |t| t.start),
+            Err(junk) => {
+                if let ControlFlow::Break(output) = self.junk(mt, junk) {
+                    return ControlFlow::Break(output);
+                }
+                mt.next_token(TokenKind::Open).ok().flatten().map_or(0, |t| t.start)
+            }
+        };
         let parent = mt.game.node(mt.current).and_then(|n| n.parent());
         match parent {
-            Some(parent) if mt.dead == 0 => {
-                mt.stack.push(mt.current);
+            Some(parent) if !mt.skipping() => {
+                mt.stack.push(Frame { back: Some(mt.current), at });
                 mt.current = parent;
                 mt.fresh_variation = true;
                 mt.starting_comment.clear();
             }
-            _ => mt.dead += 1,
+            _ => {
+                mt.skip_from.get_or_insert(mt.stack.len());
+                mt.stack.push(Frame { back: None, at });
+            }
         }
         ControlFlow::Continue(Skip(false))
     }
 
     fn end_variation(&mut self, mt: &mut Self::Movetext) -> ControlFlow<Self::Output> {
-        if mt.dead > 0 {
-            mt.dead -= 1;
-        } else if let Some(back) = mt.stack.pop() {
+        let at = match mt.next_token(TokenKind::Close) {
+            Ok(token) => token.map_or(0, |t| t.start),
+            Err(junk) => {
+                if let ControlFlow::Break(output) = self.junk(mt, junk) {
+                    return ControlFlow::Break(output);
+                }
+                mt.next_token(TokenKind::Close).ok().flatten().map_or(0, |t| t.start)
+            }
+        };
+        let Some(frame) = mt.stack.pop() else {
+            let error = PgnError::new("This \")\" closes no variation.");
+            mt.soft_error.get_or_insert((error, at));
+            return ControlFlow::Continue(());
+        };
+        if mt.skip_from.is_some_and(|depth| mt.stack.len() <= depth) {
+            mt.skip_from = None;
+        }
+        if let Some(back) = frame.back {
             mt.current = back;
             mt.fresh_variation = false;
             mt.starting_comment.clear();
@@ -385,22 +428,35 @@ impl Visitor for Builder<'_> {
     }
 
     fn outcome(&mut self, mt: &mut Self::Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
-        if mt.dead == 0 && mt.stack.is_empty() && mt.result.as_deref().is_none_or(|r| r == "*" || r == "?") {
+        if !mt.skipping() && mt.stack.is_empty() && mt.result.as_deref().is_none_or(|r| r == "*" || r == "?")
+        {
             mt.result = Some(outcome.as_str().to_string());
         }
         ControlFlow::Continue(())
     }
 
     fn end_game(&mut self, mut mt: Self::Movetext) -> Self::Output {
-        if let Some(&junk) = mt.tokens[mt.next_token.min(mt.tokens.len())..].iter().find(|t| !t.is_move) {
-            let word = decode_pgn_text(&self.text[junk.start..junk.end]).into_owned();
-            return match self.fail(&mut mt, format!("\"{word}\" is not a move."), junk.start) {
-                ControlFlow::Break(output) => output,
-                ControlFlow::Continue(()) => unreachable!("fail always breaks"),
-            };
+        // Junk after the last move (inside a variation left open it only skips that).
+        while let Err(junk) = mt.next_token(TokenKind::Move) {
+            if let ControlFlow::Break(output) = self.junk(&mut mt, junk) {
+                return output;
+            }
+        }
+        if let Some(first_open) = mt.stack.first() {
+            let error = PgnError::new(format!(
+                "This \"(\" starts a variation that is never closed ({} left open).",
+                mt.stack.len()
+            ));
+            mt.soft_error.get_or_insert((error, first_open.at));
         }
         finish(&mut mt.game, mt.result.take());
-        Ok(mt.game)
+        match mt.soft_error.take() {
+            Some((mut error, offset)) => {
+                error.partial = Some(Box::new(mt.game));
+                Err((error, offset))
+            }
+            None => Ok(mt.game),
+        }
     }
 }
 
@@ -467,6 +523,67 @@ mod tests {
         assert_eq!(nf3.comment(), "[%eval x] [%clk 0:01:00]");
         let c3 = game.node(game.node(e4.children()[0]).unwrap().children()[1]).unwrap();
         assert_eq!((c3.starting_comment(), c3.clock()), ("[%clk 0:09:00] Also", None));
+    }
+
+    #[test]
+    fn an_illegal_move_in_a_variation_skips_only_that_variation() {
+        let text = "1. e4 (1. d4 d5 2. Ke3 {lost} Nf6 (2... c5) 3. c4) (1. c4 e5) 1... e5 \n(1... c5 2. Nf3) 2. Nf3 *";
+        let err = read_pgn(text).unwrap_err();
+        assert_eq!((err.line, err.column), (1, 20), "{err}");
+        assert_eq!(err.message, "Move 2. Ke3 is illegal: illegal san. The variation is left out.");
+        let game = err.partial.expect("the rest of the game");
+        assert_eq!(game.san_moves(), ["e4", "e5", "Nf3"]);
+        let root = game.node(NodeId::ROOT).unwrap();
+        let first_moves: Vec<&str> = root.children().iter().map(|&c| game.node(c).unwrap().san()).collect();
+        assert_eq!(first_moves, ["e4", "d4", "c4"]);
+        let d4 = game.node(root.children()[1]).unwrap();
+        let d5 = game.node(d4.children()[0]).unwrap();
+        assert!(d5.children().is_empty(), "the moves after the illegal one are left out");
+        let c4 = game.node(root.children()[2]).unwrap();
+        assert_eq!(game.node(c4.children()[0]).unwrap().san(), "e5");
+        let e4 = game.node(root.children()[0]).unwrap();
+        assert_eq!(e4.children().len(), 2, "1... c5 after the broken variation");
+        assert_eq!(game.result(), "*");
+    }
+
+    #[test]
+    fn words_that_are_not_moves_are_errors() {
+        let err = read_pgn("1. e4 Zz9 e5 *").unwrap_err();
+        assert_eq!((err.line, err.column, err.message.as_str()), (1, 7, "\"Zz9\" is not a move."));
+        assert_eq!(err.partial.unwrap().san_moves(), ["e4"]);
+        let err = read_pgn("1. e4 (1. d4 hello) e5 *").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 14), "{err}");
+        assert_eq!(err.partial.unwrap().san_moves(), ["e4", "e5"], "only the variation is lost");
+        let game = read_pgn("1. e4 N a6 $1 +- 2. e5 d5 3. exd6 e.p. = *").unwrap();
+        assert_eq!(game.len(), 5, "decoration is no error");
+    }
+
+    #[test]
+    fn unbalanced_parentheses_are_errors_that_keep_the_game() {
+        let err = read_pgn("1. e4 e5 (2... Nc6 ((\n2. Nf3 *").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 10), "{err}");
+        assert!(err.message.contains("never closed (3 left open)"), "{err}");
+        let err = read_pgn("1. e4 ) e5 *").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 7), "{err}");
+        assert_eq!(err.partial.unwrap().san_moves(), ["e4", "e5"]);
+    }
+
+    #[test]
+    fn chess960_spellings_read_and_other_variants_say_why() {
+        let fen = "4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 9";
+        for variant in ["fischerandom", "Chess960", "Fischer Random", "960", "FRC"] {
+            let text = format!("[Variant \"{variant}\"]\n[FEN \"{fen}\"]\n\n9. O-O *");
+            let game = read_pgn(&text).unwrap_or_else(|e| panic!("{variant}: {e}"));
+            assert_eq!(game.castling_mode(), CastlingMode::Chess960);
+            assert_eq!(game.tag("Variant"), Some("Chess960"));
+            assert_eq!(game.san_moves(), ["O-O"]);
+        }
+        for variant in ["normal", "Standard", ""] {
+            let game = read_pgn(&format!("[Variant \"{variant}\"]\n\n1. e4 *")).unwrap();
+            assert_eq!(game.castling_mode(), CastlingMode::Standard);
+        }
+        let err = read_pgn("[Variant \"Seirawan\"]\n\n1. e4 *").unwrap_err();
+        assert_eq!(err.message, "This game is of the variant \"Seirawan\", which Kibitz does not play.");
     }
 
     fn cp(cp: i32, depth: Option<u32>) -> Eval {

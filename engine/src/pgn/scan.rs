@@ -1,19 +1,32 @@
-//! Where the moves of a game sit in its text. pgn-reader reports moves but not their place, so
-//! when a move is wrong this scanner walks the same movetext by the same rules to find it, and
-//! it notices the words pgn-reader skips without a word (`Sf3`, `g1f3`), which must not
-//! silently turn into other moves.
+//! Where the moves and parentheses of a game sit in its text. pgn-reader reports moves and
+//! variations but not their place, so this scanner walks the same movetext by the same rules
+//! to find them, and it notices the words pgn-reader skips without a word (`Sf3`, `hello`,
+//! `Zz9`), which must not silently vanish or turn into other moves.
 
 use pgn_reader::SanPlus;
 
-/// A token of the movetext that pgn-reader either reports as a move or skips.
+/// What a token of the movetext is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TokenKind {
+    /// A move pgn-reader reports.
+    Move,
+    /// A word pgn-reader skips that is not decoration: not a move, an error.
+    Junk,
+    /// `(`: a variation starts.
+    Open,
+    /// `)`: a variation ends.
+    Close,
+}
+
+/// A token of the movetext: a move, a parenthesis or a skipped word.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Token {
     /// Byte offset of the token's first byte.
     pub start: usize,
     /// Byte offset just after the token.
     pub end: usize,
-    /// Whether pgn-reader reports it as a move (else it is skipped).
-    pub is_move: bool,
+    /// What it is.
+    pub kind: TokenKind,
 }
 
 fn is_token_end(byte: u8) -> bool {
@@ -23,14 +36,15 @@ fn is_token_end(byte: u8) -> bool {
     )
 }
 
-/// Whether a skipped word looks like a move that was meant (a letter and a rank digit), as
-/// opposed to decoration such as `e.p.`, `N` or `Z0`.
-fn looks_like_a_move(word: &[u8]) -> bool {
-    word.first().is_some_and(u8::is_ascii_alphabetic) && word.iter().any(|b| (b'1'..=b'8').contains(b))
+/// Whether a skipped word is an error rather than decoration: it holds a letter, a digit or a
+/// control character. Evaluation symbols (`+-`, `=`, `±`, `∞`), a byte-order mark and the
+/// novelty mark `N` are decoration.
+fn is_junk(word: &[u8]) -> bool {
+    word != b"N" && word.iter().any(|&b| b.is_ascii_alphanumeric() || b.is_ascii_control())
 }
 
-/// The move tokens and the move-like skipped words of the game starting at `start`, in order,
-/// up to the end of its movetext.
+/// The moves, parentheses and junk words of the game starting at `start`, in order, up to
+/// the end of its movetext.
 pub(crate) fn scan_movetext(text: &[u8], start: usize) -> Vec<Token> {
     let mut tokens = Vec::new();
     let mut i = skip_tags(text, start);
@@ -79,7 +93,7 @@ pub(crate) fn scan_movetext(text: &[u8], start: usize) -> Vec<Token> {
                         if matches!(at(i), Some(b'+' | b'#')) {
                             i += 1;
                         }
-                        tokens.push(Token { start: token_start, end: i, is_move: true });
+                        tokens.push(Token { start: token_start, end: i, kind: TokenKind::Move });
                     }
                 }
             }
@@ -110,23 +124,29 @@ pub(crate) fn scan_movetext(text: &[u8], start: usize) -> Vec<Token> {
                     i += 1;
                 }
             }
-            b'(' | b')' | b'!' | b'?' | b'*' | b' ' | b'\t' | b'\r' | b'.' | b'\xc2' => i += 1,
+            b'(' | b')' => {
+                let kind = if ch == b'(' { TokenKind::Open } else { TokenKind::Close };
+                tokens.push(Token { start: i, end: i + 1, kind });
+                i += 1;
+            }
+            b'!' | b'?' | b'*' | b' ' | b'\t' | b'\r' | b'.' | b'\xc2' => i += 1,
+            _ if text[i..].starts_with(b"e.p.") => i += 4,
             _ => {
                 let word_end = (i..len).find(|&j| is_token_end(text[j])).unwrap_or(len);
                 match SanPlus::from_ascii_prefix(&text[i..]) {
                     Ok((_, bytes)) if at(i + bytes).is_none_or(is_token_end) => {
-                        tokens.push(Token { start: i, end: i + bytes, is_move: true });
+                        tokens.push(Token { start: i, end: i + bytes, kind: TokenKind::Move });
                         i += bytes;
                     }
                     Ok((_, bytes)) => {
-                        if looks_like_a_move(&text[i..word_end]) {
-                            tokens.push(Token { start: i, end: word_end, is_move: false });
+                        if is_junk(&text[i..word_end]) {
+                            tokens.push(Token { start: i, end: word_end, kind: TokenKind::Junk });
                         }
                         i += bytes;
                     }
                     Err(_) => {
-                        if looks_like_a_move(&text[i..word_end]) {
-                            tokens.push(Token { start: i, end: word_end, is_move: false });
+                        if is_junk(&text[i..word_end]) {
+                            tokens.push(Token { start: i, end: word_end, kind: TokenKind::Junk });
                         }
                         i = word_end.max(i + 1);
                     }
@@ -178,18 +198,35 @@ pub(crate) fn line_and_column(text: &[u8], from: (usize, usize), offset: usize) 
 mod tests {
     use super::*;
 
-    fn moves(text: &str) -> Vec<(&str, bool)> {
-        scan_movetext(text.as_bytes(), 0).iter().map(|t| (&text[t.start..t.end], t.is_move)).collect()
+    use TokenKind::{Close, Junk, Move, Open};
+
+    fn moves(text: &str) -> Vec<(&str, TokenKind)> {
+        scan_movetext(text.as_bytes(), 0).iter().map(|t| (&text[t.start..t.end], t.kind)).collect()
     }
 
     #[test]
-    fn finds_moves_and_skipped_words() {
+    fn finds_moves_parentheses_and_skipped_words() {
         assert_eq!(
-            moves("[Event \"x\"]\n\n1. e4 {c} e5 (1... c5 $1) 2.Nf3!? O-O 0-0+ 1-0\n\n[Event \"y\"]\n1. d4"),
-            [("e4", true), ("e5", true), ("c5", true), ("Nf3", true), ("O-O", true), ("0-0+", true)]
+            moves(
+                "[Event \"x\"]\n\n1. e4 {c (} e5 (1... c5 $1) 2.Nf3!? O-O 0-0+ 1-0\n\n[Event \"y\"]\n1. d4"
+            ),
+            [
+                ("e4", Move),
+                ("e5", Move),
+                ("(", Open),
+                ("c5", Move),
+                (")", Close),
+                ("Nf3", Move),
+                ("O-O", Move),
+                ("0-0+", Move)
+            ]
         );
-        assert_eq!(moves("1.d4 Nf6 2. Sf3 d5"), [("d4", true), ("Nf6", true), ("Sf3", false), ("d5", true)]);
-        assert_eq!(moves("1. g1f3 exd6 e.p. 1/2-1/2"), [("g1f3", true), ("exd6", true)]);
+        assert_eq!(moves("1.d4 Nf6 2. Sf3 d5"), [("d4", Move), ("Nf6", Move), ("Sf3", Junk), ("d5", Move)]);
+        assert_eq!(moves("1. g1f3 exd6 e.p. N +- = ± 1/2-1/2"), [("g1f3", Move), ("exd6", Move)]);
+        assert_eq!(
+            moves("1. e4 Zz9 e5 Nf9 hello *"),
+            [("e4", Move), ("Zz9", Junk), ("e5", Move), ("Nf9", Junk), ("hello", Junk)]
+        );
     }
 
     #[test]

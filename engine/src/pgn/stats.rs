@@ -1,16 +1,13 @@
 //! Counting a PGN file's games and moves while replaying every move, main line and
-//! variations, in memory that does not grow with the file: what `kibitz pgn stats` prints.
+//! variations, in memory that holds one game at a time: what `kibitz pgn stats` prints. The
+//! games are cut and read exactly as the game list and the reader cut and read them.
 
 use std::fmt;
 use std::io::{self, Read};
-use std::mem;
-use std::ops::ControlFlow;
 
-use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
-
-use super::read::is_standard_variant;
+use super::read::read_game_text;
+use super::split::GameSplitter;
+use crate::{GameRecord, NodeId, PgnError};
 
 /// What [`pgn_stats`] counted.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -19,8 +16,9 @@ pub struct PgnStats {
     pub games: u64,
     /// Legal moves replayed, main lines and variations.
     pub moves: u64,
-    /// Games that could not be read to their end: an illegal move, a bad `FEN` tag, a variant
-    /// Kibitz does not play, or broken syntax.
+    /// Games that could not be read whole: an illegal move or a word that is not a move (in
+    /// the main line or a variation), unbalanced parentheses, a bad `FEN` tag, a variant Kibitz
+    /// does not play, or broken syntax.
     pub errors: u64,
 }
 
@@ -32,7 +30,7 @@ impl fmt::Display for PgnStats {
 }
 
 /// Reads every game of a PGN stream and replays every move, counting games, moves and the
-/// games that broke. Memory stays the same whatever the size of the stream.
+/// games that broke. Memory holds one game at a time, whatever the size of the stream.
 ///
 /// ```
 /// use kibitz_engine::pgn_stats;
@@ -41,117 +39,83 @@ impl fmt::Display for PgnStats {
 /// assert_eq!(stats.to_string(), "games 2 moves 7 errors 1");
 /// ```
 pub fn pgn_stats<R: Read>(source: R) -> io::Result<PgnStats> {
-    let mut reader = Reader::build(source).set_supported_comment_length(4096).finish();
-    let mut counter = Counter { stats: PgnStats::default() };
-    loop {
-        match reader.read_game(&mut counter) {
-            Ok(Some(finished)) => {
-                counter.stats.games += 1;
-                counter.stats.errors += u64::from(!finished);
-            }
-            Ok(None) => break,
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                counter.stats.games += 1;
-                counter.stats.errors += 1;
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(counter.stats)
+    pgn_stats_with(source, &mut |_| {})
 }
 
-struct Counter {
-    stats: PgnStats,
+/// [`pgn_stats`], handing every game's error (located in the stream) to `error`.
+pub fn pgn_stats_with<R: Read>(source: R, error: &mut dyn FnMut(&PgnError)) -> io::Result<PgnStats> {
+    let mut stats = PgnStats::default();
+    let mut games = GameSplitter::new(source);
+    while let Some(text) = games.next_game()? {
+        stats.games += 1;
+        match read_game_text(&text.bytes, text.line as usize) {
+            Ok(game) => stats.moves += count_moves(&game),
+            Err(e) => {
+                stats.errors += 1;
+                stats.moves += e.partial.as_deref().map_or(0, count_moves);
+                error(&e);
+            }
+        }
+    }
+    Ok(stats)
 }
 
-/// The replay state of one game.
-struct Replay {
-    position: Chess,
-    /// The position before the last move, where a variation branches from.
-    before: Option<Chess>,
-    stack: Vec<(Chess, Option<Chess>)>,
-    dead: usize,
+/// The moves of a game's tree: main line and variations.
+fn count_moves(game: &GameRecord) -> u64 {
+    let mut count = 0;
+    let mut stack = vec![NodeId::ROOT];
+    while let Some(id) = stack.pop() {
+        if let Some(node) = game.node(id) {
+            count += node.children().len() as u64;
+            stack.extend_from_slice(node.children());
+        }
+    }
+    count
 }
 
-impl Visitor for Counter {
-    type Tags = (Option<String>, bool);
-    type Movetext = Replay;
-    /// Whether the game was read to its end.
-    type Output = bool;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue((None, true))
+    fn stats(text: &[u8]) -> (PgnStats, Vec<String>) {
+        let mut errors = Vec::new();
+        let stats = pgn_stats_with(text, &mut |e| errors.push(e.to_string())).expect("in memory");
+        (stats, errors)
     }
 
-    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
-        match name {
-            b"FEN" => tags.0 = Some(String::from_utf8_lossy(&value.decode()).into_owned()),
-            b"Variant" => tags.1 = is_standard_variant(&String::from_utf8_lossy(&value.decode())),
-            _ => {}
-        }
-        ControlFlow::Continue(())
+    #[test]
+    fn garbage_is_an_error_not_an_empty_game() {
+        let (counted, errors) = stats(b"hello world");
+        assert_eq!(counted.to_string(), "games 1 moves 0 errors 1");
+        assert_eq!(errors, ["line 1, column 1: \"hello\" is not a move."]);
+
+        let (counted, errors) = stats(b"1. e4 Zz9 e5 Nf9 Nf3 *");
+        assert_eq!(counted.to_string(), "games 1 moves 1 errors 1");
+        assert_eq!(errors, ["line 1, column 7: \"Zz9\" is not a move."]);
+
+        let random: Vec<u8> = (0u32..4096).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let (counted, errors) = stats(&random);
+        assert!(counted.games > 0 && counted.errors == counted.games, "{counted}");
+        assert!(errors.iter().all(|e| e.starts_with("line ")), "{errors:?}");
     }
 
-    fn begin_movetext(&mut self, (fen, standard): Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        if !standard {
-            return ControlFlow::Break(false);
-        }
-        let position = match fen {
-            None => Chess::default(),
-            Some(fen) => match fen
-                .trim()
-                .parse::<Fen>()
-                .ok()
-                .and_then(|f| f.into_position(CastlingMode::Standard).ok())
-            {
-                Some(position) => position,
-                None => return ControlFlow::Break(false),
-            },
-        };
-        ControlFlow::Continue(Replay { position, before: None, stack: Vec::new(), dead: 0 })
+    #[test]
+    fn unbalanced_parentheses_are_located_errors() {
+        let open = "(".repeat(10_000);
+        let (counted, errors) = stats(format!("1. e4 e5 {open}\n").as_bytes());
+        assert_eq!(counted.to_string(), "games 1 moves 2 errors 1");
+        assert!(
+            errors[0].starts_with("line 1, column 10: This \"(\" starts a variation that is never closed")
+        );
+
+        let (counted, errors) = stats(b"1. e4 e5 ) 2. Nf3 *");
+        assert_eq!(counted.to_string(), "games 1 moves 3 errors 1");
+        assert_eq!(errors, ["line 1, column 10: This \")\" closes no variation."]);
     }
 
-    fn san(&mut self, replay: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        if replay.dead > 0 {
-            return ControlFlow::Continue(());
-        }
-        match san_plus.san.to_move(&replay.position) {
-            Ok(m) => {
-                let mut next = replay.position.clone();
-                next.play_unchecked(m);
-                replay.before = Some(mem::replace(&mut replay.position, next));
-                self.stats.moves += 1;
-                ControlFlow::Continue(())
-            }
-            Err(_) => ControlFlow::Break(false),
-        }
-    }
-
-    fn begin_variation(&mut self, replay: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
-        match replay.before.take() {
-            Some(before) if replay.dead == 0 => {
-                let after = mem::replace(&mut replay.position, before.clone());
-                replay.stack.push((after, Some(before)));
-            }
-            before => {
-                replay.before = before;
-                replay.dead += 1;
-            }
-        }
-        ControlFlow::Continue(Skip(false))
-    }
-
-    fn end_variation(&mut self, replay: &mut Self::Movetext) -> ControlFlow<Self::Output> {
-        if replay.dead > 0 {
-            replay.dead -= 1;
-        } else if let Some((position, before)) = replay.stack.pop() {
-            replay.position = position;
-            replay.before = before;
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _replay: Self::Movetext) -> Self::Output {
-        true
+    #[test]
+    fn white_space_and_byte_order_marks_hold_no_game() {
+        assert_eq!(stats(b" \xef\xbb\xbf").0, PgnStats::default());
+        assert_eq!(stats(b"").0, PgnStats::default());
     }
 }

@@ -5,11 +5,13 @@
 
 use shakmaty::{Color, Position};
 
+use super::variant::variant_tag;
 use crate::game::{NodeId, SEVEN_TAGS, clock_command, eval_command};
 use crate::{GameRecord, Node};
 
 /// Writes a game as PGN: the Seven Tag Roster first, then `SetUp` and `FEN` for a game that
-/// did not start from the initial position, the other tags, and the moves with their
+/// did not start from the initial position or is Chess960, the other tags (a Chess960 game's
+/// `Variant` as `Chess960`), and the moves with their
 /// comments, glyphs and variations, wrapped at 80 columns. Reading the text back gives the
 /// same game.
 ///
@@ -40,8 +42,10 @@ pub fn write_pgn(game: &GameRecord) -> String {
         write_tag("SetUp", "1");
         write_tag("FEN", &fen);
     }
+    let chess960 = variant_tag(game.castling_mode());
     for (name, value) in game.tags() {
         if !SEVEN_TAGS.contains(&name.as_str()) && name != "SetUp" && name != "FEN" {
+            let value = if name == "Variant" { chess960.unwrap_or(value) } else { value };
             write_tag(name, value);
         }
     }
