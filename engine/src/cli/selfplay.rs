@@ -170,6 +170,7 @@ struct Options {
 }
 
 impl Options {
+    /// Plays the games, writes the files asked for and prints the totals.
     fn play(self) -> ExitCode {
         let o = self;
         let next = AtomicUsize::new(0);
