@@ -3,8 +3,5 @@
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    kibitz_engine::cli::run(&args).unwrap_or_else(|| {
-        eprintln!("{}", kibitz_engine::cli::usage());
-        std::process::ExitCode::from(2)
-    })
+    kibitz_engine::cli::run(&args)
 }

@@ -5,5 +5,5 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let mut args: Vec<String> = vec!["book".to_string()];
     args.extend(std::env::args().skip(1));
-    kibitz_engine::cli::run(&args).unwrap_or(ExitCode::FAILURE)
+    kibitz_engine::cli::run(&args)
 }

@@ -5,5 +5,5 @@ fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut full = vec!["pgn".to_string()];
     full.extend(args);
-    kibitz_engine::cli::run(&full).unwrap_or(std::process::ExitCode::FAILURE)
+    kibitz_engine::cli::run(&full)
 }

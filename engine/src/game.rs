@@ -326,7 +326,7 @@ impl GameRecord {
         self.moves.is_empty()
     }
 
-    /// How the main line ended, if it did: by the rules (mate, stalemate, dead position,
+    /// How the main line ended, if it did: by the rules (mate, stalemate, insufficient material,
     /// fivefold repetition, seventy-five moves) or as [`GameRecord::finish`] recorded.
     #[must_use]
     pub fn ending(&self) -> Option<Ending> {

@@ -164,14 +164,14 @@ fn command_line_build_probe_export_merge() {
     let run = |args: &[&str]| {
         let args: Vec<String> =
             std::iter::once("book").chain(args.iter().copied()).map(String::from).collect();
-        kibitz_engine::cli::run(&args).unwrap()
+        kibitz_engine::cli::run(&args)
     };
     let ok = std::process::ExitCode::SUCCESS;
     let book = dir.join("own.kbook");
     let bin = dir.join("own.bin");
     let merged = dir.join("merged.kbook");
     assert_eq!(run(&["build", &s(&pgn), &s(&book), "--plies", "4", "--min-games", "1"]), ok);
-    assert_eq!(run(&["import-nags", &s(&book), &s(&nags)]), ok);
+    assert_eq!(run(&["nags", "import", &s(&book), &s(&nags)]), ok);
     assert_eq!(run(&["probe", &s(&book)]), ok);
     assert_eq!(
         run(&[
@@ -185,7 +185,7 @@ fn command_line_build_probe_export_merge() {
     );
     assert_eq!(run(&["export", &s(&book), &s(&bin)]), ok);
     assert_eq!(run(&["merge", &s(&book), &s(&bin), &s(&merged), "--min-games", "1"]), ok);
-    assert_eq!(run(&["export-nags", &s(&book), &s(&dir.join("back.pgn"))]), ok);
+    assert_eq!(run(&["nags", "export", &s(&book), &s(&dir.join("back.pgn"))]), ok);
     assert_ne!(run(&["probe", &s(&pgn)]), ok, "a PGN is not a book");
     let b = Book::load(&book).unwrap();
     assert_eq!(b.legal_moves(GameRecord::new().position()).len(), 3);

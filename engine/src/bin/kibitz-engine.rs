@@ -8,17 +8,16 @@
 //!                                a test suite; last line "solved X of Y"
 //! ```
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use clap::{Parser, Subcommand};
 use kibitz_engine::{
     BENCH_DEPTH, EpdSuiteError, EpdTest, bench, divide, run_suite, run_uci_lines, run_xboard_lines,
     stdin_lines,
 };
 use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen, san::SanPlus};
-
-const USAGE: &str =
-    "usage: kibitz-engine [bench [DEPTH] | perft DEPTH [FEN] | epd FILE --time SECONDS [--early N]]";
 
 /// How many iterations in a row the solution must hold before `epd` moves on, by default.
 const DEFAULT_EARLY_EXIT: u32 = 2;
@@ -26,25 +25,73 @@ const DEFAULT_EARLY_EXIT: u32 = 2;
 /// The deepest `bench` accepts; deeper would take hours.
 const MAX_BENCH_DEPTH: u32 = 30;
 
+/// Kibitz's chess engine: without a subcommand, UCI or xboard on stdin/stdout, chosen by the
+/// first line.
+#[derive(Debug, Parser)]
+#[command(name = "kibitz-engine", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The engine's measurements.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Searches fixed positions; the last line is "<nodes> nodes <nps> nps".
+    Bench {
+        /// How deep to search each position.
+        #[arg(default_value_t = BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
+        depth: u32,
+    },
+    /// Counts the move paths of a position to a depth; the last line is the total.
+    Perft {
+        /// How many plies deep.
+        depth: u32,
+        /// The position, quoted or as several words; the initial position by default.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        fen: Vec<String>,
+    },
+    /// Runs a test suite of EPD positions (`bm`, `am`); the last line is "solved X of Y".
+    Epd {
+        /// The EPD file.
+        file: PathBuf,
+        /// The time per position.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        time: Duration,
+        /// How many iterations in a row the solution must hold before moving on.
+        #[arg(long, value_name = "N", default_value_t = DEFAULT_EARLY_EXIT)]
+        early: u32,
+    },
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
+    let cli = Cli::parse();
+    let result = match cli.command {
         None => {
             run_protocol();
             Ok(())
         }
-        Some("bench") => run_bench(&args[1..]),
-        Some("epd") => run_epd(&args[1..]),
-        Some("perft") => run_perft(&args[1..]),
-        Some(other) => Err(format!("unknown command '{other}'")),
+        Some(Command::Bench { depth }) => {
+            run_bench(depth);
+            Ok(())
+        }
+        Some(Command::Epd { file, time, early }) => run_epd(&file, time, early),
+        Some(Command::Perft { depth, fen }) => run_perft(depth, &fen),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("kibitz-engine: {message}");
-            eprintln!("{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `--time SECONDS`: a number of seconds above zero.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs < 1e6 => Ok(Duration::from_secs_f64(secs)),
+        _ => Err("expected seconds above zero".to_owned()),
     }
 }
 
@@ -61,22 +108,12 @@ fn run_protocol() {
     }
 }
 
-fn run_bench(args: &[String]) -> Result<(), String> {
-    let depth = match args {
-        [] => BENCH_DEPTH,
-        [depth] => parse_depth(depth, 1, MAX_BENCH_DEPTH)?,
-        _ => return Err("bench takes at most one argument, the depth".to_owned()),
-    };
+fn run_bench(depth: u32) {
     let report = bench(depth, |fen, nodes| println!("{nodes:>12} {fen}"));
     println!("{} nodes {} nps", report.nodes, report.nps());
-    Ok(())
 }
 
-fn run_perft(args: &[String]) -> Result<(), String> {
-    let Some((depth, fen)) = args.split_first() else {
-        return Err("perft needs a depth".to_owned());
-    };
-    let depth = parse_depth(depth, 0, u32::MAX)?;
+fn run_perft(depth: u32, fen: &[String]) -> Result<(), String> {
     let pos = if fen.is_empty() {
         Chess::default()
     } else {
@@ -98,26 +135,9 @@ fn run_perft(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn run_epd(args: &[String]) -> Result<(), String> {
-    let Some((file, options)) = args.split_first() else {
-        return Err("epd needs a file".to_owned());
-    };
-    let mut time = None;
-    let mut early = DEFAULT_EARLY_EXIT;
-    let mut options = options.iter();
-    while let Some(option) = options.next() {
-        let value = options.next().ok_or_else(|| format!("'{option}' needs a value"))?;
-        match option.as_str() {
-            "--time" => match value.parse::<f64>() {
-                Ok(secs) if secs > 0.0 && secs < 1e6 => time = Some(Duration::from_secs_f64(secs)),
-                _ => return Err(format!("bad time '{value}': expected seconds above zero")),
-            },
-            "--early" => early = value.parse().map_err(|_| format!("bad early exit count '{value}'"))?,
-            other => return Err(format!("unknown option '{other}'")),
-        }
-    }
-    let time = time.ok_or("epd needs --time SECONDS")?;
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
+fn run_epd(path: &Path, time: Duration, early: u32) -> Result<(), String> {
+    let file = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let tests = EpdTest::parse_suite(&text).map_err(|e| match e {
         EpdSuiteError::Empty => format!("nothing to test in '{file}': {e}"),
         EpdSuiteError::BadLine { number, why } => format!("{file}:{number}: {why}"),
@@ -134,11 +154,4 @@ fn run_epd(args: &[String]) -> Result<(), String> {
     });
     println!("solved {} of {}", report.solved, report.total);
     Ok(())
-}
-
-fn parse_depth(text: &str, min: u32, max: u32) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(depth) if (min..=max).contains(&depth) => Ok(depth),
-        _ => Err(format!("bad depth '{text}': expected a whole number from {min} to {max}")),
-    }
 }

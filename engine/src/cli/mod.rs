@@ -1,47 +1,87 @@
 //! The headless command line of the `kibitz` program: `kibitz <subcommand> ...` works without
 //! a window, for scripts and for the measurements in `docs/BENCHMARKS.md`. Each subcommand
 //! lives in its own file and prints its stable last line on stdout, errors on stderr.
+//!
+//! The subcommands are one clap definition, [`Command`]: the app adds its window options to it
+//! (`app/src/main.rs`), and [`run`] parses it alone for the examples and tests.
 
 use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
 
 mod book;
 mod pgn;
 mod progress;
 mod selfplay;
 
-/// The subcommands, with a one-line summary each.
-const SUBCOMMANDS: &[(&str, &str)] = &[
-    ("book", "build, merge, annotate, export and probe opening books (kibitz book help)"),
-    ("pgn", "count and replay the games of PGN files, index them (kibitz pgn stats FILE)"),
-    ("selfplay", "engine-against-itself games with the draw and resign policy (kibitz selfplay help)"),
-];
+/// The headless subcommands of `kibitz`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build, merge, export and probe opening books; import and export their user values (NAGs).
+    #[command(subcommand)]
+    Book(book::BookCommand),
+    /// Count and replay the games of PGN files, or index one.
+    #[command(subcommand)]
+    Pgn(pgn::PgnCommand),
+    /// Engine-against-itself games with the draw and resign policy on.
+    Selfplay(selfplay::SelfplayArgs),
+}
 
-/// Runs a subcommand if `args` (without the program name) starts with one. Returns `None`
-/// when they do not, so that the caller opens the window instead.
-#[must_use]
-pub fn run(args: &[String]) -> Option<ExitCode> {
-    let first = args.first()?;
-    match first.as_str() {
-        "book" => Some(book::run(&args[1..])),
-        "pgn" => Some(pgn::run(&args[1..])),
-        "selfplay" => Some(selfplay::run(&args[1..])),
-        "help" => {
-            println!("{}", usage());
-            Some(ExitCode::SUCCESS)
+impl Command {
+    /// Runs the subcommand; its stable last line goes to stdout, its errors to stderr.
+    #[must_use]
+    pub fn run(self) -> ExitCode {
+        match self {
+            Command::Book(command) => command.run(),
+            Command::Pgn(command) => command.run(),
+            Command::Selfplay(args) => args.run(),
         }
-        _ => None,
     }
 }
 
-/// The list of subcommands, for `kibitz help`.
+/// `kibitz` without its window: only the subcommands.
+#[derive(Debug, Parser)]
+#[command(name = "kibitz", version, propagate_version = true)]
+struct Headless {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Parses `args` (without the program name) as `kibitz <subcommand> ...` and runs it. A
+/// malformed command line prints clap's message and exits with its code (2; 0 for `--help`
+/// and `--version`).
 #[must_use]
-pub fn usage() -> String {
-    let mut text = String::from(
-        "Usage: kibitz [--screenshot FILE] [GAMES.pgn] | kibitz <subcommand> ...\n\nSubcommands:\n",
-    );
-    for (name, summary) in SUBCOMMANDS {
-        text.push_str(&format!("  {name:<8} {summary}\n"));
+pub fn run(args: &[String]) -> ExitCode {
+    let all = std::iter::once("kibitz").chain(args.iter().map(String::as_str));
+    match Headless::try_parse_from(all) {
+        Ok(headless) => headless.command.run(),
+        Err(e) => exit_code_of(&e),
     }
-    text.push_str("  help     this list\n");
-    text
+}
+
+/// Prints a clap error (or the help or version it stands for) and returns its exit code.
+#[must_use]
+pub fn exit_code_of(error: &clap::Error) -> ExitCode {
+    let _ = error.print();
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Headless::command().debug_assert();
+    }
+
+    #[test]
+    fn unknown_subcommands_and_options_are_usage_errors() {
+        for args in [&["bogus"][..], &["book", "bogus"], &["pgn", "stats"], &["selfplay", "--bogus"]] {
+            let all = std::iter::once("kibitz").chain(args.iter().copied());
+            let error = Headless::try_parse_from(all).expect_err("refused");
+            assert_eq!(error.exit_code(), 2, "{args:?}: {error}");
+        }
+    }
 }

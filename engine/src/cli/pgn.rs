@@ -5,8 +5,11 @@
 
 use std::fs::File;
 use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+
+use clap::Subcommand;
 
 use super::progress::Progress;
 use crate::{GameIndex, PgnError, PgnStats, pgn_stats_with};
@@ -14,23 +17,34 @@ use crate::{GameIndex, PgnError, PgnStats, pgn_stats_with};
 /// How many errors of a file `kibitz pgn stats` prints (on stderr) before counting the rest.
 const MAX_ERRORS_SHOWN: usize = 20;
 
-const USAGE: &str = "Usage: kibitz pgn stats FILE...   replay every game, last line: games N moves M errors E
-       kibitz pgn index FILE      build the game list, last line: games N seconds S";
+/// `kibitz pgn ...`.
+#[derive(Debug, Subcommand)]
+pub enum PgnCommand {
+    /// Replays every game, main lines and variations; last line: games N moves M errors E.
+    Stats {
+        /// The PGN files.
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Builds the game list of a file as the app does; last line: games N seconds S.
+    Index {
+        /// The PGN file.
+        file: PathBuf,
+    },
+}
 
-/// Runs `kibitz pgn ...` with the arguments after `pgn`.
-#[must_use]
-pub fn run(args: &[String]) -> ExitCode {
-    match (args.first().map(String::as_str), &args.get(1..).unwrap_or_default()) {
-        (Some("stats"), files) if !files.is_empty() => stats(files),
-        (Some("index"), [file]) => index(file),
-        _ => {
-            eprintln!("{USAGE}");
-            ExitCode::FAILURE
+impl PgnCommand {
+    /// Runs `kibitz pgn ...`.
+    #[must_use]
+    pub fn run(self) -> ExitCode {
+        match self {
+            PgnCommand::Stats { files } => stats(&files),
+            PgnCommand::Index { file } => index(&file),
         }
     }
 }
 
-fn stats(files: &[String]) -> ExitCode {
+fn stats(files: &[PathBuf]) -> ExitCode {
     let started = Instant::now();
     let mut total = PgnStats::default();
     let bytes: u64 = files.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
@@ -59,7 +73,7 @@ fn stats(files: &[String]) -> ExitCode {
             }
             Err(e) => {
                 progress.finish();
-                eprintln!("{path}: {e}");
+                eprintln!("{}: {e}", path.display());
                 return ExitCode::FAILURE;
             }
         }
@@ -77,10 +91,10 @@ fn stats(files: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn index(path: &str) -> ExitCode {
+fn index(path: &Path) -> ExitCode {
     let started = Instant::now();
     let mut progress = Progress::stderr();
-    let built = GameIndex::build(path.as_ref(), &mut |p| {
+    let built = GameIndex::build(path, &mut |p| {
         progress.report(p.bytes, p.total_bytes, &format!("{} games, {} MB", p.games, p.bytes / 1_000_000));
         std::ops::ControlFlow::Continue(())
     });
@@ -91,7 +105,7 @@ fn index(path: &str) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{path}: {e}");
+            eprintln!("{}: {e}", path.display());
             ExitCode::FAILURE
         }
     }

@@ -1,0 +1,102 @@
+//! The `kibitz` program's command line through the real program, without opening a window:
+//! every subcommand answers `--help` and `--version`, a malformed command line is refused with
+//! exit code 2, and the subcommands run headless.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kibitz")).args(args).output().expect("kibitz runs")
+}
+
+/// Every command line of the program, as the words before `--help`.
+const COMMANDS: &[&[&str]] = &[
+    &[],
+    &["book"],
+    &["book", "build"],
+    &["book", "merge"],
+    &["book", "nags"],
+    &["book", "nags", "import"],
+    &["book", "nags", "export"],
+    &["book", "export"],
+    &["book", "probe"],
+    &["book", "learn-export"],
+    &["book", "learn-import"],
+    &["pgn"],
+    &["pgn", "stats"],
+    &["pgn", "index"],
+    &["selfplay"],
+];
+
+#[test]
+fn every_subcommand_has_help_and_version() {
+    for command in COMMANDS {
+        let help = run(&[command, &["--help"][..]].concat());
+        let text = String::from_utf8_lossy(&help.stdout);
+        assert_eq!(help.status.code(), Some(0), "{command:?} --help: {text}");
+        let usage = ["Usage: kibitz", &command.join(" ")].join(" ");
+        assert!(text.contains(usage.trim_end()), "{command:?} --help: {text}");
+        let version = run(&[command, &["--version"][..]].concat());
+        let text = String::from_utf8_lossy(&version.stdout);
+        assert_eq!(version.status.code(), Some(0), "{command:?} --version: {text}");
+        assert!(text.trim_end().ends_with(env!("CARGO_PKG_VERSION")), "{command:?} --version: {text}");
+    }
+}
+
+#[test]
+fn help_lists_the_subcommands_and_the_window_options() {
+    for args in [&["help"][..], &["--help"]] {
+        let output = run(args);
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{args:?}");
+        for word in ["book", "pgn", "selfplay", "--screenshot <FILE>", "[GAMES.pgn]"] {
+            assert!(text.contains(word), "{args:?} lists {word}: {text}");
+        }
+        // "annotate" is kept for the analysis of games; the book's NAGs are `book nags`.
+        assert!(!text.contains("annotate"), "{text}");
+    }
+    let book = run(&["help", "book"]);
+    let text = String::from_utf8_lossy(&book.stdout);
+    assert!(text.lines().any(|l| l.trim_start().starts_with("nags ")), "{text}");
+}
+
+#[test]
+fn malformed_command_lines_are_errors_with_code_two() {
+    for args in [
+        &["--bogus"][..],
+        &["book", "--bogus"],
+        &["book", "frobnicate"],
+        &["book", "import-nags", "a.kbook", "b.pgn"],
+        &["book", "build", "only-one.pgn"],
+        &["book", "probe", "a.kbook", "--mode", "nice"],
+        &["book", "nags", "import", "a.kbook"],
+        &["pgn", "stats"],
+        &["pgn", "index", "a.pgn", "--bogus"],
+        &["selfplay", "--bogus"],
+        &["selfplay", "--games", "x"],
+        &["selfplay", "--set", "courage=3"],
+        &["--screenshot"],
+        &["a.pgn", "b.pgn"],
+    ] {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(stderr.contains("--help"), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn pgn_stats_runs_headless_and_ends_with_its_totals() {
+    let dir = std::env::temp_dir().join(format!("kibitz-app-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let pgn = dir.join("two.pgn");
+    std::fs::write(&pgn, "[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 (2. Nf3) 1-0\n\n[Result \"*\"]\n\n1. d4 *\n")
+        .expect("written");
+    let output = run(&["pgn", "stats", pgn.to_str().expect("a UTF-8 path")]);
+    let _ = std::fs::remove_file(&pgn);
+    let _ = std::fs::remove_dir(&dir);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(text.lines().last(), Some("games 2 moves 5 errors 0"), "{text}");
+}
