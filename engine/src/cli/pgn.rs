@@ -55,7 +55,7 @@ fn stats(files: &[PathBuf]) -> ExitCode {
         let mut show = |e: &PgnError| {
             shown += 1;
             if shown <= MAX_ERRORS_SHOWN {
-                eprintln!("{path}: {e}");
+                eprintln!("{}: {e}", path.display());
             }
         };
         let counted = File::open(path).and_then(|file| {
@@ -63,7 +63,7 @@ fn stats(files: &[PathBuf]) -> ExitCode {
             pgn_stats_with(reporting, &mut show)
         });
         if shown > MAX_ERRORS_SHOWN {
-            eprintln!("{path}: {} more errors", shown - MAX_ERRORS_SHOWN);
+            eprintln!("{}: {} more errors", path.display(), shown - MAX_ERRORS_SHOWN);
         }
         match counted {
             Ok(stats) => {
