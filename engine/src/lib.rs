@@ -14,6 +14,7 @@ mod database;
 mod epd;
 mod eval;
 mod file_options;
+pub mod fuzz;
 mod game;
 mod job;
 mod learning;
