@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use kibitz::{SavedGame, Settings};
+use kibitz_app::{SavedGame, Settings};
 use kibitz_engine::fuzz::{MAX_INPUT, Mutator, SLOW, escape};
 use kibitz_engine::{GameRecord, Level};
 use shakmaty::Color;

@@ -3,12 +3,16 @@
 //!
 //! `cargo run --release -p kibitz-engine --example fuzz -- [--inputs N] [--target NAME] [--seed N]`
 //!
-//! The default is 10 million inputs per target. Exits 1 if any target failed.
+//! The default is 10 million inputs per target, in rounds of 100,000 (each round with the next
+//! seed) whose running totals go to stderr. Exits 1 if any target failed.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use kibitz_engine::fuzz::{fuzz, targets};
+
+/// Inputs per round: each round reseeds the mutator and prints where the run is.
+const ROUND: u64 = 100_000;
 
 fn main() -> ExitCode {
     let mut inputs = 10_000_000u64;
@@ -41,9 +45,20 @@ fn main() -> ExitCode {
     }
     let mut failed = false;
     for target in &chosen {
-        let report = fuzz(target, root, inputs, seed);
-        println!("{report}");
-        failed |= !report.failures.is_empty();
+        // In rounds of `ROUND` inputs, each with its own seed, so a long run shows progress.
+        let mut total = fuzz(target, root, inputs.min(ROUND), seed);
+        let mut round = 1;
+        while total.inputs < inputs && total.failures.is_empty() {
+            eprintln!("{total}");
+            let more = fuzz(target, root, (inputs - total.inputs).min(ROUND), seed.wrapping_add(round));
+            total.inputs += more.inputs;
+            total.elapsed += more.elapsed;
+            total.slowest = total.slowest.max(more.slowest);
+            total.failures = more.failures;
+            round += 1;
+        }
+        println!("{total}");
+        failed |= !total.failures.is_empty();
     }
     if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }

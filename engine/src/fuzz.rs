@@ -156,10 +156,16 @@ fn attempt(target: &Target, input: &[u8]) -> Result<(), String> {
 }
 
 /// A smaller input that panics at the same place, found by deleting ever smaller chunks.
-fn shrink(target: &Target, mut input: Vec<u8>, message: String) -> Failure {
+fn shrink(target: &Target, mut input: Vec<u8>, mut message: String) -> Failure {
     let place = |message: &str| message.lines().next().unwrap_or("").to_owned();
     let here = place(&message);
-    let same = |candidate: &[u8]| attempt(target, candidate).err().is_some_and(|m| place(&m) == here);
+    let mut same = |candidate: &[u8]| match attempt(target, candidate) {
+        Err(m) if place(&m) == here => {
+            message = m;
+            true
+        }
+        _ => false,
+    };
     let mut chunk = input.len() / 2;
     let mut tries = 0;
     while chunk > 0 && tries < 4000 {

@@ -59,3 +59,15 @@ fn a_panic_is_caught_and_its_input_shrunk() {
         assert!(failure.to_string().contains("a brace; input b\"{\""), "{failure}");
     }
 }
+
+/// Feeds one input to the target named `name`, as a failure's report gives it.
+fn replay(name: &str, input: &[u8]) {
+    let target = targets().into_iter().find(|t| t.name == name).expect("a target of that name");
+    (target.run)(input);
+}
+
+#[test]
+#[ignore = "known: a game whose Variant tag is damaged is read, then written so that it does not read back (engine/src/pgn/)"]
+fn a_damaged_variant_tag_reads_back() {
+    replay("pgn", b"[Variant\"\n[\"\"[Variant\"]\n");
+}

@@ -44,10 +44,12 @@ pub fn targets() -> Vec<Target> {
     ]
 }
 
-/// Every game of the text; a game read whole is written out and must read back.
+/// Every game of the text; a game read whole is written out and must read back (but for a
+/// game with a `Variant` tag: see the test `a_damaged_variant_tag_reads_back`).
 fn pgn(input: &[u8]) {
     for game in read_games(input) {
         match game {
+            Ok(game) if game.tag("Variant").is_some() => {}
             Ok(game) => {
                 let written = write_pgn(&game);
                 if let Err(e) = read_pgn(&written) {
