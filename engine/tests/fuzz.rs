@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use kibitz_engine::fuzz::{Report, Target, fuzz, targets};
+use kibitz_engine::{read_games, read_pgn, write_pgn};
 
 /// Inputs per target in the test run (a few seconds in all in a debug build).
 const INPUTS: u64 = 3000;
@@ -60,14 +61,25 @@ fn a_panic_is_caught_and_its_input_shrunk() {
     }
 }
 
-/// Feeds one input to the target named `name`, as a failure's report gives it.
-fn replay(name: &str, input: &[u8]) {
-    let target = targets().into_iter().find(|t| t.name == name).expect("a target of that name");
-    (target.run)(input);
+/// Every game read whole from `input` is written out and must read back, as the `pgn` target
+/// checks (it skips the known failures below).
+fn round_trip(input: &[u8]) {
+    for game in read_games(input).flatten() {
+        let written = write_pgn(&game);
+        if let Err(e) = read_pgn(&written) {
+            panic!("a game Kibitz wrote does not read back ({e}):\n{written}");
+        }
+    }
 }
 
 #[test]
 #[ignore = "known: a game whose Variant tag is damaged is read, then written so that it does not read back (engine/src/pgn/)"]
 fn a_damaged_variant_tag_reads_back() {
-    replay("pgn", b"[Variant\"\n[\"\"[Variant\"]\n");
+    round_trip(b"[Variant\"\n[\"\"[Variant\"]\n");
+}
+
+#[test]
+#[ignore = "known: a Result tag that is no result is written as the game's termination, which does not read back (engine/src/pgn/write.rs)"]
+fn a_result_tag_that_is_no_result_reads_back() {
+    round_trip(b"[Result \"1/2lowerbound1/2\"]\n\n1. e4 *\n");
 }
