@@ -60,8 +60,8 @@ impl SavedGame {
     /// and is kept beside as `.bad`.
     #[must_use]
     pub fn load_unfinished(path: &Path) -> (Option<(SavedGame, GameRecord)>, Option<String>) {
-        let Ok(text) = fs::read_to_string(path) else { return (None, None) };
-        let parsed = serde_json::from_str::<SavedGame>(&text)
+        let Ok(bytes) = fs::read(path) else { return (None, None) };
+        let parsed = serde_json::from_slice::<SavedGame>(&bytes)
             .map_err(|e| e.to_string())
             .and_then(|saved| saved.game().map(|game| (saved, game)));
         match parsed {

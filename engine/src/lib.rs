@@ -15,6 +15,7 @@ mod database;
 mod epd;
 mod eval;
 mod file_options;
+pub mod fuzz;
 mod game;
 mod input;
 mod job;

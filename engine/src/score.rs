@@ -56,8 +56,9 @@ impl Score {
     #[must_use]
     pub fn negate(self) -> Score {
         match self {
-            Score::Cp(cp) => Score::Cp(-cp),
-            Score::Mate(n) => Score::Mate(-n),
+            // Saturating: an external engine may send `cp -2147483648`.
+            Score::Cp(cp) => Score::Cp(cp.saturating_neg()),
+            Score::Mate(n) => Score::Mate(n.saturating_neg()),
         }
     }
 
@@ -82,5 +83,17 @@ impl fmt::Display for Score {
             }
             Score::Mate(n) => write!(f, "#{n}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lowest_scores_an_engine_can_send_negate() {
+        assert_eq!(Score::Cp(35).negate(), Score::Cp(-35));
+        assert_eq!(Score::Cp(i32::MIN).negate(), Score::Cp(i32::MAX));
+        assert_eq!(Score::Mate(i32::MIN).negate(), Score::Mate(i32::MAX));
     }
 }

@@ -11,8 +11,8 @@ mod config;
 mod external;
 mod failure;
 mod option;
-mod uci_wire;
-mod xboard_wire;
+pub(crate) mod uci_wire;
+pub(crate) mod xboard_wire;
 
 use std::time::Duration;
 

@@ -181,7 +181,7 @@ fn parse_thinking(line: &str) -> Option<Thinking> {
 #[must_use]
 pub fn xboard_score(score: i64) -> Score {
     let sign = if score < 0 { -1 } else { 1 };
-    let abs = score.abs();
+    let abs = score.saturating_abs();
     let moves = if abs >= XBOARD_MATE_THRESHOLD {
         // `100000 + moves`; a few engines count down from 100000 in plies instead.
         if abs >= XBOARD_MATE { abs - XBOARD_MATE } else { (XBOARD_MATE - abs + 1) / 2 }
@@ -299,6 +299,11 @@ mod tests {
         assert_eq!(xboard_score(-32_766), Score::Mate(-1));
         assert_eq!(xboard_score(-250), Score::Cp(-250));
         assert_eq!(parse_xboard_line("9 x 1 2 e4"), XboardLine::Other);
+        // Found by fuzzing: the most negative score overflowed taking its absolute value.
+        let XboardLine::Thinking(lowest) = parse_xboard_line("1 -9223372036854775808 0 0") else {
+            panic!("not thinking");
+        };
+        assert_eq!(lowest.score, Score::Mate(-i32::MAX));
     }
 
     #[test]
