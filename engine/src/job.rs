@@ -420,21 +420,21 @@ mod tests {
     #[test]
     fn report_breaks_once_cancelled() {
         let (go_on, gate) = mpsc::channel::<()>();
+        let (reported, first_report) = mpsc::channel();
         let (answers, answered) = mpsc::channel();
         let mut job = Job::spawn(
             "reporting",
             || {},
             move |ctx| {
                 let before = ctx.report(1u8);
+                // Cancelled only once this report has returned, so that it cannot see the cancel.
+                reported.send(()).map_err(|_| "nobody listens")?;
                 gate.recv().map_err(|_| "no go")?;
                 answers.send((before, ctx.report(2))).map_err(|_| "nobody listens")
             },
         );
-        let start = Instant::now();
-        while job.progress().is_none() {
-            assert!(start.elapsed() < Duration::from_secs(5), "no progress seen");
-            std::thread::yield_now();
-        }
+        first_report.recv_timeout(Duration::from_secs(5)).expect("the first report");
+        assert_eq!(job.progress(), Some(1));
         job.cancel();
         go_on.send(()).expect("the job waits");
         assert_eq!(finish(&mut job), Err(JobError::Cancelled));
