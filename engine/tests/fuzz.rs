@@ -79,7 +79,6 @@ fn a_damaged_variant_tag_reads_back() {
 }
 
 #[test]
-#[ignore = "known: a Result tag that is no result is written as the game's termination, which does not read back (engine/src/pgn/write.rs)"]
 fn a_result_tag_that_is_no_result_reads_back() {
     round_trip(b"[Result \"1/2lowerbound1/2\"]\n\n1. e4 *\n");
 }

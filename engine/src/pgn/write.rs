@@ -59,7 +59,13 @@ pub fn write_pgn(game: &GameRecord) -> String {
         tokens.comment(&full_comment(root));
     }
     write_line(game, NodeId::ROOT, true, &mut tokens);
-    tokens.push(game.result().to_string());
+    // The movetext ends with a game termination marker; a Result tag holding anything else
+    // (a damaged file's) is kept as a tag, and the game ends with `*`.
+    let marker = match game.result() {
+        r @ ("1-0" | "0-1" | "1/2-1/2" | "*") => r,
+        _ => "*",
+    };
+    tokens.push(marker.to_string());
     wrap(&tokens.list, 80, &mut out);
     out.push('\n');
     out
