@@ -11,6 +11,7 @@ use std::time::Duration;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
+use crate::search::legal_prefix;
 use crate::{Event, Score, ScoreBound, SearchInfo};
 
 /// The search-wide figures of a report: how much work the search had done when it sent it.
@@ -176,20 +177,6 @@ impl Analysis {
         }
         text
     }
-}
-
-/// The moves of `pv` up to the first one that is not legal where it is played.
-fn legal_prefix(root: &Chess, pv: &[Move]) -> Vec<Move> {
-    let mut pos = root.clone();
-    let mut legal = Vec::with_capacity(pv.len());
-    for &m in pv {
-        if !pos.is_legal(m) {
-            break;
-        }
-        pos.play_unchecked(m);
-        legal.push(m);
-    }
-    legal
 }
 
 #[cfg(test)]

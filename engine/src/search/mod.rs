@@ -319,7 +319,7 @@ fn to_score(score: i32) -> Score {
 }
 
 /// The longest prefix of `line` that is legal from `pos`.
-fn legal_prefix(pos: &Chess, line: &[Move]) -> Vec<Move> {
+pub(crate) fn legal_prefix(pos: &Chess, line: &[Move]) -> Vec<Move> {
     let mut pos = pos.clone();
     let mut legal = Vec::with_capacity(line.len());
     for &m in line {
