@@ -345,13 +345,7 @@ impl KibitzApp {
 
     /// Shows what happened in the game: a move, an offer, an answer, the end.
     fn game_event(&mut self, event: GameEvent) {
-        // Between two engines nobody at the keyboard answers: their words are reported.
-        if self.play.is_engine(self.human) && self.play.is_engine(!self.human) {
-            return self.watched_event(event);
-        }
-        let person = |side: Color| !self.play.is_engine(side);
-        let because = |why: Option<String>| why.map(|w| format!(": {w}")).unwrap_or_default();
-        match event {
+        match &event {
             GameEvent::Moved { .. } => {
                 if self.workspace == Workspace::Play {
                     self.board.clear();
@@ -359,6 +353,37 @@ impl KibitzApp {
                 self.cursor = None;
                 self.save_session();
             }
+            GameEvent::GameOver { ending } => {
+                self.play.stop();
+                self.engine_offer = None;
+                self.save_session();
+                if self.workspace != Workspace::Play {
+                    self.notices.push(format!("The game in Play is over: {ending}."));
+                } else if matches!(self.dialog, None | Some(Dialog::ConfirmResign)) {
+                    self.dialog = Some(Dialog::GameOver);
+                }
+            }
+            // Between two engines nobody at the keyboard answers: their words are reported.
+            _ if self.play.is_engine(self.human) && self.play.is_engine(!self.human) => {
+                self.watched_words(event)
+            }
+            _ => self.player_words(event),
+        }
+    }
+
+    /// Shows each of `events`.
+    fn game_events(&mut self, events: Vec<GameEvent>) {
+        for event in events {
+            self.game_event(event);
+        }
+    }
+
+    /// Offers, answers, claims, resignations and failures in a game the player plays: the
+    /// engine's offer waits for an answer, the rest become notices or the game's note.
+    fn player_words(&mut self, event: GameEvent) {
+        let person = |side: Color| !self.play.is_engine(side);
+        let because = |why: Option<String>| why.map(|w| format!(": {w}")).unwrap_or_default();
+        match event {
             GameEvent::DrawOffered { side, why } if !person(side) => {
                 self.engine_offer = Some(format!("{}: I offer a draw{}.", self.name(side), because(why)));
             }
@@ -397,63 +422,32 @@ impl KibitzApp {
                 self.note = Some(text);
             }
             GameEvent::Adjudicated { why } => self.note = Some(format!("Adjudicated: {why}.")),
-            GameEvent::GameOver { ending } => {
-                self.play.stop();
-                self.engine_offer = None;
-                self.save_session();
-                if self.workspace != Workspace::Play {
-                    self.notices.push(format!("Your game in Play is over: {ending}."));
-                } else if matches!(self.dialog, None | Some(Dialog::ConfirmResign)) {
-                    self.dialog = Some(Dialog::GameOver);
-                }
-            }
             _ => {}
         }
     }
 
-    /// Shows each of `events`.
-    fn game_events(&mut self, events: Vec<GameEvent>) {
-        for event in events {
-            self.game_event(event);
-        }
-    }
-
-    /// What happens in a game between two engines, told to the watcher: moves refresh the
-    /// board, offers and answers become the game's commentary, the end its note.
-    fn watched_event(&mut self, event: GameEvent) {
+    /// The same in a game between two engines, told to the watcher under the engines' names:
+    /// offers and answers as notices, the rest as the game's note.
+    fn watched_words(&mut self, event: GameEvent) {
         // "Black declines ..." becomes "Stockfish declines ...".
-        let names = |event: &GameEvent| {
-            let text = event.to_string();
-            let Some(side) = event.side() else { return text };
-            let colour = if side == Color::White { "White" } else { "Black" };
-            match text.strip_prefix(colour) {
-                Some(rest) => format!("{}{rest}", self.name(side)),
-                None => text,
+        let text = event.to_string();
+        let text = match event.side() {
+            Some(side) => {
+                let colour = if side == Color::White { "White" } else { "Black" };
+                match text.strip_prefix(colour) {
+                    Some(rest) => format!("{}{rest}", self.name(side)),
+                    None => text,
+                }
             }
+            None => text,
         };
-        match &event {
-            GameEvent::Moved { .. } => {
-                if self.workspace == Workspace::Play {
-                    self.board.clear();
-                }
-                self.cursor = None;
-                self.save_session();
-            }
-            GameEvent::GameOver { ending } => {
-                self.play.stop();
-                self.save_session();
-                if self.workspace != Workspace::Play {
-                    self.notices.push(format!("The engines' game is over: {ending}."));
-                } else if self.dialog.is_none() {
-                    self.dialog = Some(Dialog::GameOver);
-                }
-            }
+        match event {
             GameEvent::DrawOffered { .. }
             | GameEvent::DrawDeclined { .. }
             | GameEvent::OfferNotSent { .. } => {
-                self.notices.push(format!("{}.", names(&event)));
+                self.notices.push(format!("{text}."));
             }
-            _ => self.note = Some(format!("{}.", names(&event))),
+            _ => self.note = Some(format!("{text}.")),
         }
     }
 

@@ -148,12 +148,13 @@ impl Table {
             return;
         }
         let side = self.conductor.to_move();
-        let game = self.conductor.game();
-        let (start, moves, root) = (game.start().clone(), game.moves().to_vec(), game.position().clone());
         let Some(engine) = self.seats.get(side).engine.as_ref() else { return };
         if engine.thinking.is_some() || !engine.ready {
             return;
         }
+        // Called every frame: the game is copied only when a search really starts.
+        let game = self.conductor.game();
+        let (start, moves, root) = (game.start().clone(), game.moves().to_vec(), game.position().clone());
         let limits = self.conductor.limits(side, engine.base.clone());
         let id = self.next_id;
         self.next_id += 1;

@@ -51,7 +51,7 @@ pub struct PlayedGame {
 }
 
 impl PlayedGame {
-    /// Whether any remark is of this kind.
+    /// How many remarks are of this kind.
     #[must_use]
     pub fn count(&self, kind: impl Fn(&GameEvent) -> bool) -> usize {
         self.remarks.iter().filter(|r| kind(&r.event)).count()
@@ -87,11 +87,8 @@ pub fn play_game(players: ByColor<&dyn Player>, setup: &GameSetup) -> PlayedGame
         id += 1;
         let side = conductor.to_move();
         let events = turn(&mut conductor, *players.get(side), side, id);
-        let ply = conductor.game().len();
         for event in events.into_iter().filter(|e| !matches!(e, GameEvent::Moved { .. })) {
-            let mut r = remark(&conductor, event);
-            r.ply = ply;
-            remarks.push(r);
+            remarks.push(remark(&conductor, event));
         }
     }
     let mut game = conductor.into_game();
