@@ -19,6 +19,7 @@ pub mod fuzz;
 mod game;
 mod input;
 mod job;
+mod judgement;
 mod learning;
 mod level;
 mod limits;
@@ -56,6 +57,7 @@ pub use game::{
 };
 pub use input::{InputLines, NotUtf8, stdin_lines};
 pub use job::{Job, JobContext, JobError, JobOutcome};
+pub use judgement::{Judgement, win_chance};
 pub use learning::{
     Learned, LearnedData, LearnedPart, LearnedSummary, Learning, LearningFiles, LearningSettings, SetAside,
 };
