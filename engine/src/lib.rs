@@ -6,6 +6,7 @@
 //! sending [`Command`]s to an [`EngineHandle`] and draining its [`Event`]s.
 
 mod analysis;
+mod analyst;
 mod bench;
 mod book;
 pub mod cli;
@@ -39,6 +40,7 @@ mod uci;
 mod xboard;
 
 pub use analysis::{Analysis, Line, Totals};
+pub use analyst::{Analyst, AnalystState, MAX_LINES};
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
 pub use book::{
     Book, BookBuilder, BookEntry, BookError, BookMode, BookSettings, BuildJob, BuildOptions, BuildProgress,
