@@ -130,4 +130,25 @@ pub enum Action {
     SetEngines(Vec<kibitz_engine::EngineConfig>),
     /// Set the running clocks by hand: the player's time, then Kibitz's.
     CorrectClock(std::time::Duration, std::time::Duration),
+    /// Something for the study's analysis.
+    Analysis(AnalysisAction),
+}
+
+/// What the person asks of the study's analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnalysisAction {
+    /// Turn analysis on or off (the A key).
+    Toggle,
+    /// Add an engine to the analysis.
+    Add(crate::analysis_panel::AnalystSource),
+    /// Remove the engine at this index.
+    Remove(usize),
+    /// Start the failed engine at this index again.
+    Restart(usize),
+    /// Play these moves from the position shown and show the last (a PV clicked up to a move).
+    PlayLine(Vec<shakmaty::Move>),
+    /// Add these moves from the position shown as a variation, staying where we are.
+    AddLine(Vec<shakmaty::Move>),
+    /// Play the first engine's best move (Space).
+    PlayBest,
 }

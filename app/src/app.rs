@@ -14,7 +14,8 @@ use kibitz_engine::{
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Move, Position};
 
-use crate::action::{Action, NewGameRequest, SeatChoice};
+use crate::action::{Action, AnalysisAction, NewGameRequest, SeatChoice};
+use crate::analysis_panel::AnalysisPanel;
 use crate::board::{BoardState, BoardView, board_ui};
 use crate::board_editor::{BoardEditor, EditorEvent};
 use crate::board_marks::Arrow;
@@ -35,6 +36,10 @@ use crate::settings::{ColorChoice, Settings};
 use crate::side_panel::{EngineLine, PanelModel, SidePanel};
 use crate::table::{EngineSeat, News, Seat, Table};
 use crate::workspace::{Study, Workspace, workspace_tabs};
+
+mod analysis;
+
+use analysis::board_with_bar;
 
 /// How long an external engine thinks per move in a game without a clock.
 const EXTERNAL_MOVE_TIME: Duration = Duration::from_secs(2);
@@ -282,6 +287,9 @@ impl KibitzApp {
                 }
                 News::Game(event) => self.game_event(event),
             }
+        }
+        if let Some(study) = self.study.as_mut() {
+            study.analysis.drain();
         }
         match self.learning.try_finish() {
             Some(Ok(learned)) if !learned.files.is_empty() => {
@@ -621,6 +629,7 @@ impl KibitzApp {
     fn apply(&mut self, action: Action) {
         match action {
             Action::ShowWorkspace(workspace) => self.show_workspace(workspace),
+            Action::Analysis(action) => self.apply_analysis(action),
             Action::ShowNewGame => self.dialog = Some(Dialog::NewGame(NewGameDialog::new(&self.settings))),
             Action::CloseDialog => {
                 if let Some(Dialog::NewGame(dialog)) = &self.dialog {
@@ -832,7 +841,12 @@ impl KibitzApp {
     /// Opens a game to study: browse, annotate, add variations; Kibitz does not play.
     /// The Play game, if any, goes on in its own workspace.
     fn open_study(&mut self, game: GameRecord) {
-        self.study = Some(Study::new(game));
+        let mut study = Study::new(game);
+        if let Some(old) = self.study.take() {
+            // The engines keep analysing, now the new game's position.
+            study.analysis = old.analysis;
+        }
+        self.study = Some(study);
         self.show_workspace(Workspace::Study);
         self.board.clear();
         self.side_panel.move_error = None;
@@ -856,8 +870,14 @@ impl KibitzApp {
                 _ => clock.pause(),
             }
         }
+        if self.workspace == Workspace::Study
+            && let Some(study) = self.study.as_mut()
+        {
+            study.analysis.pause();
+        }
         self.workspace = workspace;
         self.board.clear();
+        self.follow_analysis();
     }
 
     /// Reads pasted text: a FEN starts a study of that position, a PGN opens the game.
@@ -966,6 +986,12 @@ impl KibitzApp {
             if i.key_pressed(Key::End) {
                 actions.push(if study { go(game.line_end(at)) } else { Action::GoTo(None) });
             }
+            if study && i.key_pressed(Key::A) {
+                actions.push(Action::Analysis(AnalysisAction::Toggle));
+            }
+            if study && i.key_pressed(Key::Space) {
+                actions.push(Action::Analysis(AnalysisAction::PlayBest));
+            }
             if i.key_pressed(Key::Questionmark)
                 || i.events.iter().any(|e| matches!(e, egui::Event::Text(t) if t == "?"))
             {
@@ -1063,9 +1089,10 @@ impl KibitzApp {
         );
         let cursor = self.cursor();
         // The table shown, borrowed field by field so that the panels can be drawn beside it.
-        let table = match (&self.study, self.workspace) {
-            (Some(s), Workspace::Study) => &s.table,
-            _ => &self.play,
+        let has_study = self.study.is_some();
+        let (table, mut analysis) = match (&mut self.study, self.workspace) {
+            (Some(s), Workspace::Study) => (&s.table, Some(&mut s.analysis)),
+            _ => (&self.play, None),
         };
         let seats = &table.seats;
         let lines: Vec<EngineLine<'_>> = [Color::White, Color::Black]
@@ -1096,7 +1123,7 @@ impl KibitzApp {
             offer_pending: self.play.conductor.standing_offer() == Some(self.human),
         };
         egui::Panel::top("workspaces").show(ui, |ui| {
-            workspace_tabs(ui, self.workspace, self.study.is_some(), &mut actions);
+            workspace_tabs(ui, self.workspace, has_study, &mut actions);
         });
         egui::Panel::right("side-panel")
             .resizable(true)
@@ -1104,13 +1131,30 @@ impl KibitzApp {
             .min_size(260.0)
             .show(ui, |ui| self.side_panel.ui(ui, &model, &mut actions));
 
-        // While two engines play, the board shows the move the one to move is considering.
+        if let Some(analysis) = analysis.as_deref_mut() {
+            let engines: Vec<String> = self.settings.engines.iter().map(|e| e.name.clone()).collect();
+            egui::Panel::bottom("analysis").resizable(true).default_size(150.0).min_size(60.0).show(
+                ui,
+                |ui| {
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| analysis.ui(ui, &engines, &mut actions));
+                },
+            );
+        }
+        // While two engines play, the board shows the move the one to move is considering;
+        // in a study, the analysis's lines.
         let arrows: Vec<Arrow> = match table.considered() {
             Some((m, score)) if cursor.is_none() && self.play.is_engine(self.human) => {
                 vec![Arrow::from_move(&m, Arrow::BEST, Some(score))]
             }
-            _ => Vec::new(),
+            _ => analysis.as_deref().map(AnalysisPanel::arrows).unwrap_or_default(),
         };
+        // The evaluation bar, while analysis is on: the first engine's best line.
+        let bar = analysis
+            .as_deref()
+            .filter(|a| a.is_on())
+            .map(|a| a.lead().and_then(|l| l.best()).map(|line| line.white_score));
         let view = BoardView {
             position: table.game().position_at_node(current),
             last_move: table.game().node(current).and_then(|n| n.mv()),
@@ -1125,9 +1169,12 @@ impl KibitzApp {
             if let Some(list) = self.game_list.as_mut() {
                 listed = list.ui(ui);
             } else if let Some(pieces) = &self.pieces {
-                match self.editor.as_mut() {
-                    Some(editor) => edited = editor.ui(ui, pieces),
-                    None => played = board_ui(ui, &mut self.board, &view, pieces),
+                match (self.editor.as_mut(), bar) {
+                    (Some(editor), _) => edited = editor.ui(ui, pieces),
+                    (None, Some(score)) => {
+                        played = board_with_bar(ui, &mut self.board, &view, pieces, score);
+                    }
+                    (None, None) => played = board_ui(ui, &mut self.board, &view, pieces),
                 }
             }
         });
@@ -1185,6 +1232,7 @@ impl KibitzApp {
         for action in actions {
             self.apply(action);
         }
+        self.follow_analysis();
         if let Some(text) = self.copy_text.take() {
             ctx.copy_text(text);
         }

@@ -2,6 +2,7 @@
 //! through typed commands and events (see `docs/ARCHITECTURE.md`).
 
 mod action;
+mod analysis_panel;
 mod app;
 mod board;
 mod board_editor;
@@ -11,6 +12,7 @@ mod clock_settings;
 mod clock_view;
 mod dialog;
 mod engines_panel;
+mod eval_bar;
 mod files;
 mod game_list;
 mod learning;

@@ -196,10 +196,6 @@ impl SidePanel {
         ui.separator();
         self.move_entry(ui, model, actions);
         ui.separator();
-        if model.lines.is_empty() {
-            ui.label(RichText::new("Engine").strong());
-            ui.weak("No engine plays in a study.");
-        }
         for engine in &model.lines {
             ui.label(RichText::new(engine.name).strong());
             match engine.line {
@@ -210,7 +206,9 @@ impl SidePanel {
                 ui.weak(said);
             }
         }
-        ui.separator();
+        if !model.lines.is_empty() {
+            ui.separator();
+        }
         if model.study {
             edit_toolbar(ui, model.game, model.current, &mut self.comment, actions);
             ui.separator();

@@ -1,12 +1,13 @@
 //! The app's workspaces: Play (a game against engines, or two engines playing) and Study (an
 //! opened game to browse, annotate and extend), each with its own game and place in it.
-//! Analysis, Book, Tournament and Tuning come as siblings: a new variant, its state and its
+//! Analysis is the Study workspace's panel. Book, Tournament and Tuning come as siblings: a new variant, its state and its
 //! panels, not new flags.
 
 use egui::Ui;
 use kibitz_engine::{GameRecord, NodeId};
 
 use crate::action::Action;
+use crate::analysis_panel::AnalysisPanel;
 use crate::table::Table;
 
 /// Which workspace is shown.
@@ -30,19 +31,22 @@ impl Workspace {
     }
 }
 
-/// An opened game being studied: moves made on the board become variations; no engine plays.
+/// An opened game being studied: moves made on the board become variations; engines analyse
+/// the position shown when asked, none plays.
 pub struct Study {
     /// The game, in a table where the person plays both sides.
     pub table: Table,
     /// The move shown; `None` follows the end of the main line.
     pub cursor: Option<NodeId>,
+    /// The engines analysing the position shown.
+    pub analysis: AnalysisPanel,
 }
 
 impl Study {
     /// A study of `game`, shown from its start.
     #[must_use]
     pub fn new(game: GameRecord) -> Self {
-        Study { table: Table::study(game), cursor: Some(NodeId::ROOT) }
+        Study { table: Table::study(game), cursor: Some(NodeId::ROOT), analysis: AnalysisPanel::default() }
     }
 }
 

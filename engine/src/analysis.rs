@@ -6,6 +6,7 @@
 //! of this one replaces the line of its MultiPV index, so the lines are always the latest
 //! word of the search, in the order of their index.
 
+use std::fmt;
 use std::time::Duration;
 
 use shakmaty::san::SanPlus;
@@ -157,25 +158,50 @@ impl Analysis {
     /// `12... Nf6 13. Bg5 h6`.
     #[must_use]
     pub fn san(&self, line: &Line) -> String {
+        let words: Vec<String> = self.pv_words(line).iter().map(PvWord::to_string).collect();
+        words.join(" ")
+    }
+
+    /// A line's moves one by one, each in SAN with the move number it is written with (the
+    /// first move and White's moves have one), for a GUI that makes each move clickable.
+    #[must_use]
+    pub fn pv_words(&self, line: &Line) -> Vec<PvWord> {
         let mut pos = self.root.clone();
         let mut number = pos.fullmoves().get();
-        let mut text = String::new();
+        let mut words = Vec::with_capacity(line.pv.len());
         for (i, &m) in line.pv.iter().enumerate() {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            match pos.turn() {
-                Color::White => text.push_str(&format!("{number}. ")),
-                Color::Black if i == 0 => text.push_str(&format!("{number}... ")),
-                Color::Black => {}
-            }
-            let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
-            text.push_str(&san.to_string());
+            let prefix = match pos.turn() {
+                Color::White => Some(format!("{number}.")),
+                Color::Black if i == 0 => Some(format!("{number}...")),
+                Color::Black => None,
+            };
+            let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
             if pos.turn() == Color::White {
                 number += 1;
             }
+            words.push(PvWord { number: prefix, san });
         }
-        text
+        words
+    }
+}
+
+/// One move of a principal variation as written: `12.` or `12...` when it carries its move
+/// number, and the move in SAN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvWord {
+    /// The move number as written before the move, if it has one.
+    pub number: Option<String>,
+    /// The move in SAN with its check sign.
+    pub san: String,
+}
+
+impl fmt::Display for PvWord {
+    /// `12... Nf6`, or `h6` without a number.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.number {
+            Some(number) => write!(f, "{number} {}", self.san),
+            None => f.write_str(&self.san),
+        }
     }
 }
 

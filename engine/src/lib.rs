@@ -39,7 +39,7 @@ mod time_control;
 mod uci;
 mod xboard;
 
-pub use analysis::{Analysis, Line, Totals};
+pub use analysis::{Analysis, Line, PvWord, Totals};
 pub use analyst::{Analyst, AnalystState, MAX_LINES};
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
 pub use book::{
