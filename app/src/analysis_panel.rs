@@ -274,9 +274,11 @@ fn entry_ui(ui: &mut Ui, index: usize, entry: &Entry, actions: &mut Vec<Action>)
 }
 
 fn line_ui(ui: &mut Ui, analysis: &Analysis, line: &Line, actions: &mut Vec<Action>) {
-    ui.horizontal_wrapped(|ui| {
+    // One row per line, cut at the panel's edge: rows do not move as lines grow.
+    ui.horizontal(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
-        ui.add_sized([64.0, 16.0], egui::Label::new(RichText::new(score_text(line)).monospace().strong()));
+        ui.add_sized([64.0, 16.0], egui::Label::new(RichText::new(score_text(line)).monospace().strong()))
+            .on_hover_text(analysis.san(line));
         let depth = RichText::new(format!("d{}/{}", line.depth, line.seldepth)).monospace().weak();
         // Fixed widths, so that the moves do not shift under the pointer as the search deepens.
         ui.add_sized([48.0, 16.0], egui::Label::new(depth));
