@@ -132,6 +132,8 @@ pub enum Action {
     CorrectClock(std::time::Duration, std::time::Duration),
     /// Something for the study's analysis.
     Analysis(AnalysisAction),
+    /// Ask for a hint (the first press shows the piece, the second the move).
+    Hint,
 }
 
 /// What the person asks of the study's analysis.

@@ -18,12 +18,13 @@ use crate::action::{Action, AnalysisAction, NewGameRequest, SeatChoice};
 use crate::analysis_panel::AnalysisPanel;
 use crate::board::{BoardState, BoardView, board_ui};
 use crate::board_editor::{BoardEditor, EditorEvent};
-use crate::board_marks::Arrow;
+use crate::board_marks::{Arrow, Mark};
 use crate::clock_settings::ClockDialog;
 use crate::dialog::Dialog;
 use crate::engines_panel::EnginesDialog;
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
 use crate::game_list::{GameList, GameListEvent};
+use crate::hint::{HintShown, HintSource, Hints};
 use crate::learning::Learning;
 use crate::learning_settings::{LearningChoices, LearningDialog};
 use crate::move_tree::{KEY_NAGS, navigate};
@@ -38,6 +39,7 @@ use crate::table::{EngineSeat, News, Seat, Table};
 use crate::workspace::{Study, Workspace, workspace_tabs};
 
 mod analysis;
+mod hints;
 
 use analysis::board_with_bar;
 
@@ -101,6 +103,8 @@ pub struct KibitzApp {
     engine_offer: Option<String>,
     /// Why the game ended, in words.
     note: Option<String>,
+    /// The hints of the game being played.
+    hints: Hints,
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
@@ -171,6 +175,7 @@ impl KibitzApp {
             dialog,
             engine_offer: None,
             note: None,
+            hints: Hints::default(),
             learning,
             files,
             pieces: None,
@@ -291,6 +296,7 @@ impl KibitzApp {
         if let Some(study) = self.study.as_mut() {
             study.analysis.drain();
         }
+        self.hints.drain();
         match self.learning.try_finish() {
             Some(Ok(learned)) if !learned.files.is_empty() => {
                 for (path, bytes) in learned.files {
@@ -482,7 +488,10 @@ impl KibitzApp {
         if self.workspace == Workspace::Play {
             let side = self.play.game().position().turn();
             match self.play.conductor.person_move(side, m) {
-                Ok(events) => self.game_events(events),
+                Ok(events) => {
+                    self.note_hint();
+                    self.game_events(events);
+                }
                 Err(e) => self.notices.push(format!("Move refused: {e}")),
             }
             return;
@@ -594,6 +603,7 @@ impl KibitzApp {
         self.dialog = self.play.game().ending().is_some().then_some(Dialog::GameOver);
         self.side_panel.move_error = None;
         self.learning.new_game();
+        self.hints.new_game();
         self.engine_offer = None;
         self.note = None;
         self.settings.level = request.level;
@@ -630,6 +640,7 @@ impl KibitzApp {
         match action {
             Action::ShowWorkspace(workspace) => self.show_workspace(workspace),
             Action::Analysis(action) => self.apply_analysis(action),
+            Action::Hint => self.hint(),
             Action::ShowNewGame => self.dialog = Some(Dialog::NewGame(NewGameDialog::new(&self.settings))),
             Action::CloseDialog => {
                 if let Some(Dialog::NewGame(dialog)) = &self.dialog {
@@ -642,6 +653,7 @@ impl KibitzApp {
                     self.settings.color = dialog.color;
                     self.settings.opponent = dialog.opponent.clone();
                     self.settings.watch = dialog.watch.clone();
+                    self.settings.hints_per_game = dialog.hints;
                 }
                 let level = request.level;
                 let name = |choice: &SeatChoice| match choice {
@@ -986,6 +998,9 @@ impl KibitzApp {
             if i.key_pressed(Key::End) {
                 actions.push(if study { go(game.line_end(at)) } else { Action::GoTo(None) });
             }
+            if !study && i.key_pressed(Key::H) {
+                actions.push(Action::Hint);
+            }
             if study && i.key_pressed(Key::A) {
                 actions.push(Action::Analysis(AnalysisAction::Toggle));
             }
@@ -1121,6 +1136,11 @@ impl KibitzApp {
             claimable: table.game().claimable(),
             engine_offer: self.engine_offer.as_deref(),
             offer_pending: self.play.conductor.standing_offer() == Some(self.human),
+            hints: (!study && !self.play.is_engine(self.human)).then(|| {
+                let allowed = self.settings.hints_per_game;
+                (self.hints.left(allowed), allowed)
+            }),
+            hint: if study { None } else { self.hints.words(table.game().position_at_node(current)) },
         };
         egui::Panel::top("workspaces").show(ui, |ui| {
             workspace_tabs(ui, self.workspace, has_study, &mut actions);
@@ -1155,12 +1175,21 @@ impl KibitzApp {
             .as_deref()
             .filter(|a| a.is_on())
             .map(|a| a.lead().and_then(|l| l.best()).map(|line| line.white_score));
+        let position = table.game().position_at_node(current);
+        let (marks, arrows) = match self.hints.shown(position).filter(|_| !study) {
+            Some(HintShown::Piece(square)) => (vec![Mark { square, color: Mark::NOTE }], arrows),
+            Some(HintShown::Move(m, source)) => {
+                let color = if source == HintSource::Book { Arrow::BOOK } else { Arrow::BEST };
+                (Vec::new(), vec![Arrow::from_move(&m, color, None)])
+            }
+            None => (Vec::new(), arrows),
+        };
         let view = BoardView {
-            position: table.game().position_at_node(current),
+            position,
             last_move: table.game().node(current).and_then(|n| n.mv()),
             interactive,
             arrows: &arrows,
-            marks: &[],
+            marks: &marks,
         };
         let mut played = None;
         let mut edited = None;

@@ -15,6 +15,7 @@ mod engines_panel;
 mod eval_bar;
 mod files;
 mod game_list;
+mod hint;
 mod learning;
 mod learning_settings;
 mod move_tree;

@@ -6,7 +6,7 @@ use kibitz_engine::{GameRecord, Level};
 use shakmaty::{ByColor, Color};
 
 use crate::action::{Action, NewGameRequest, SeatChoice};
-use crate::settings::{ColorChoice, Settings};
+use crate::settings::{ColorChoice, MAX_HINTS, Settings};
 
 /// The dialog's state while it is open.
 pub struct NewGameDialog {
@@ -20,6 +20,8 @@ pub struct NewGameDialog {
     pub watch: [Option<String>; 2],
     /// A FEN to start from; empty for the initial position.
     pub fen: String,
+    /// How many hints the game allows (0: none).
+    pub hints: u32,
     /// The names of the configured engines.
     engines: Vec<String>,
     /// The clocks the game will have, in words.
@@ -39,6 +41,7 @@ impl NewGameDialog {
             opponent: known(&settings.opponent),
             watch: [known(&settings.watch[0]), known(&settings.watch[1])],
             fen: String::new(),
+            hints: settings.hints_per_game,
             engines,
             clocks: match settings.clock.controls() {
                 Some((player, engine)) => {
@@ -91,6 +94,13 @@ impl NewGameDialog {
                 }
             });
             ui.weak(&self.clocks);
+            if self.color != ColorChoice::Watch {
+                ui.horizontal(|ui| {
+                    let label = ui.label("Hints per game");
+                    ui.add(egui::DragValue::new(&mut self.hints).range(0..=MAX_HINTS)).labelled_by(label.id);
+                    ui.weak("(0 turns hints off; H asks for one)");
+                });
+            }
             ui.add_space(6.0);
             let label = ui.label("Start from FEN (leave empty for the initial position)");
             ui.add(

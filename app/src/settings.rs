@@ -57,7 +57,12 @@ pub struct Settings {
     pub opponent: Option<String>,
     /// The engines chosen last to play each other (White, Black): names, `None` for Kibitz.
     pub watch: [Option<String>; 2],
+    /// How many hints a game against Kibitz allows (0: none), at most [`MAX_HINTS`].
+    pub hints_per_game: u32,
 }
+
+/// The most hints a game may allow.
+pub const MAX_HINTS: u32 = 99;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -75,6 +80,7 @@ impl Default for Settings {
             engines: Vec::new(),
             opponent: None,
             watch: [None, None],
+            hints_per_game: 3,
         }
     }
 }
@@ -138,6 +144,7 @@ impl Settings {
         self.window_size =
             if w.is_finite() && h.is_finite() { [ok(w, 480.0), ok(h, 360.0)] } else { default };
         self.learn &= 7;
+        self.hints_per_game = self.hints_per_game.min(MAX_HINTS);
         self.book = self.book.sanitized();
         self.policy = self.policy.sanitized();
         self

@@ -53,6 +53,11 @@ pub struct PanelModel<'a> {
     pub engine_offer: Option<&'a str>,
     /// Whether the player's own offer awaits Kibitz's answer.
     pub offer_pending: bool,
+    /// The hints left in the game being played and how many it allows; `None` in a study
+    /// or while watching.
+    pub hints: Option<(u32, u32)>,
+    /// The hint shown on the board, in words.
+    pub hint: Option<String>,
 }
 
 impl PanelModel<'_> {
@@ -154,6 +159,18 @@ impl SidePanel {
             if ui.add_enabled(live, egui::Button::new("Resign")).clicked() {
                 actions.push(Action::AskResign);
             }
+            if let Some((left, allowed)) = model.hints {
+                let my_turn = model.game.position().turn() == model.human;
+                let hint = ui.add_enabled(live && my_turn && left > 0, egui::Button::new("Hint"));
+                let words = if allowed == 0 {
+                    "Hints are off (see New game)".to_string()
+                } else {
+                    format!("{left} of {allowed} hints left: the first press shows the piece, the second the move (H)")
+                };
+                if hint.on_hover_text(words).on_disabled_hover_text("No hint now").clicked() {
+                    actions.push(Action::Hint);
+                }
+            }
             let claim = ui.add_enabled(live && model.claimable.is_some(), egui::Button::new("Claim draw"));
             if claim.clicked() {
                 actions.push(Action::ClaimDraw);
@@ -174,6 +191,9 @@ impl SidePanel {
                 actions.push(Action::ShowEngines);
             }
         });
+        if let Some(hint) = &model.hint {
+            ui.label(RichText::new(hint).color(ui.visuals().hyperlink_color));
+        }
         if model.offer_pending {
             ui.weak(format!(
                 "You offered a draw; {} answers after it has thought about its move.",
