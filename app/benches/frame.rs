@@ -1,8 +1,9 @@
 //! Frame cost of the play view while engines think, and of the study view.
 //!
 //! Run with `cargo bench -p kibitz --bench frame`; a word after `--` (`study`, `thinking`,
-//! `watch`) runs only the case of that name. The cases: a study of a long
-//! annotated game; a 40-ply game resumed with Kibitz to move at the "Strong" level, so it
+//! `watch`, `analysis`) runs only the case of that name. The cases: a study of a long
+//! annotated game, without and with Kibitz analysing it (five lines, the board stepping on
+//! every second, and the time from a step to the first line shown); a 40-ply game resumed with Kibitz to move at the "Strong" level, so it
 //! searches for three seconds while frames are measured; and two external engines (Debian's
 //! Stockfish twice) playing each other at 1+0.01, game after game, frames paced at 60 Hz.
 //! Each frame is timed with the thread's CPU clock (not wall time): the egui pass alone, and
@@ -144,6 +145,9 @@ fn main() {
     if selected("watch") {
         watch_frames();
     }
+    if selected("analysis") {
+        analysis_frames();
+    }
 }
 
 /// The play view of a 40-ply game while Kibitz searches at the "Strong" level.
@@ -270,4 +274,96 @@ fn watch_frames() {
         ),
         &(pass, total),
     );
+}
+
+/// How many lines are shown while analysis frames are measured.
+const ANALYSIS_LINES: &str = "5";
+/// How many frames are measured while the study is analysed.
+const ANALYSIS_FRAMES: usize = 3000;
+
+/// How many analysis lines the panel shows: each has its "+" button.
+fn lines_shown(h: &Harness<'_, KibitzApp>) -> usize {
+    h.query_all_by_label("+").count()
+}
+
+/// The study of the 200-ply annotated game with Kibitz analysing: first the time from a step
+/// forward to the first line shown (one line, 100 steps), then frames at 60 Hz with five
+/// lines while the board steps forward once a second.
+fn analysis_frames() {
+    let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-analysis-{}", std::process::id()));
+    let paths = Paths::under(dir.clone());
+    let game = annotated_study();
+    let plies = game.len();
+    let mut saved = SavedGame::new(&game, Color::White, Level::Strong);
+    saved.study = true;
+    kibitz_engine::write_atomic(&paths.current_game_file(), &saved.to_json()).expect("temp dir is writable");
+    let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None, open: None };
+    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
+    h.run_steps(3);
+    h.get_by_label("Resume").click();
+    h.run_steps(5);
+    assert!(h.state().is_study());
+    h.key_press(egui::Key::Home);
+    h.step();
+    h.key_press(egui::Key::A);
+    h.run_steps(3);
+    // Time to the first line, one line, after each of 100 steps forward.
+    let mut latencies = Vec::new();
+    for _ in 0..100 {
+        // Let the search run a little, as a person reads the lines before stepping on.
+        for _ in 0..10 {
+            h.step();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        h.key_press(egui::Key::ArrowRight);
+        let asked = Instant::now();
+        h.step();
+        while lines_shown(&h) == 0 {
+            assert!(asked.elapsed() < Duration::from_secs(10), "no line within 10 s");
+            h.step();
+        }
+        latencies.push(asked.elapsed());
+    }
+    latencies.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "analysis, Kibitz, one line: time from a step to the first line shown over 100 steps: \
+         median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
+        ms(percentile(&latencies, 0.5)),
+        ms(percentile(&latencies, 0.9)),
+        ms(latencies[latencies.len() - 1])
+    );
+    // Five lines.
+    h.get_by_label("Lines").focus();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("Lines").type_text(ANALYSIS_LINES);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+    h.get_by_label("Chess board").click();
+    h.run_steps(2);
+    let (mut pass, mut total) = (Vec::with_capacity(ANALYSIS_FRAMES), Vec::with_capacity(ANALYSIS_FRAMES));
+    let mut most_lines = 0;
+    for frame in 0..ANALYSIS_FRAMES {
+        if frame % 60 == 59 {
+            h.key_press(egui::Key::ArrowRight);
+        }
+        let frame_start = Instant::now();
+        let (p, t) = timed_frame(&mut h);
+        pass.push(p);
+        total.push(t);
+        most_lines = most_lines.max(lines_shown(&h));
+        std::thread::sleep(FRAME_PERIOD.saturating_sub(frame_start.elapsed()));
+    }
+    assert_eq!(most_lines, 5, "five lines were shown");
+    pass.sort();
+    total.sort();
+    report(
+        &format!(
+            "study view of a {plies}-ply game with variations, Kibitz analysing with five lines, \
+             a step forward every second ({ANALYSIS_FRAMES} frames at 60 Hz)"
+        ),
+        &(pass, total),
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }
