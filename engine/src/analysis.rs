@@ -157,26 +157,31 @@ impl Analysis {
     /// `12... Nf6 13. Bg5 h6`.
     #[must_use]
     pub fn san(&self, line: &Line) -> String {
-        let mut pos = self.root.clone();
-        let mut number = pos.fullmoves().get();
-        let mut text = String::new();
-        for (i, &m) in line.pv.iter().enumerate() {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            match pos.turn() {
-                Color::White => text.push_str(&format!("{number}. ")),
-                Color::Black if i == 0 => text.push_str(&format!("{number}... ")),
-                Color::Black => {}
-            }
-            let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
-            text.push_str(&san.to_string());
-            if pos.turn() == Color::White {
-                number += 1;
-            }
-        }
-        text
+        san_line(&self.root, &line.pv)
     }
+}
+
+/// Moves legal from `root` in SAN with move numbers, as a PGN shows them: `12... Nf6 13. Bg5`.
+pub(crate) fn san_line(root: &Chess, moves: &[Move]) -> String {
+    let mut pos = root.clone();
+    let mut number = pos.fullmoves().get();
+    let mut text = String::new();
+    for (i, &m) in moves.iter().enumerate() {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        match pos.turn() {
+            Color::White => text.push_str(&format!("{number}. ")),
+            Color::Black if i == 0 => text.push_str(&format!("{number}... ")),
+            Color::Black => {}
+        }
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
+        text.push_str(&san.to_string());
+        if pos.turn() == Color::White {
+            number += 1;
+        }
+    }
+    text
 }
 
 #[cfg(test)]

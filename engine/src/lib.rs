@@ -6,6 +6,7 @@
 //! sending [`Command`]s to an [`EngineHandle`] and draining its [`Event`]s.
 
 mod analysis;
+mod annotate;
 mod bench;
 mod book;
 pub mod cli;
@@ -39,6 +40,10 @@ mod uci;
 mod xboard;
 
 pub use analysis::{Analysis, Line, Totals};
+pub use annotate::{
+    AnnotateError, AnnotateJob, AnnotateLimit, AnnotateProgress, AnnotateSettings, Annotated, BadMoveRange,
+    MoveRange, MoveVerdict, Side, SideError, Summary, annotate_game, annotation_report,
+};
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
 pub use book::{
     Book, BookBuilder, BookEntry, BookError, BookMode, BookSettings, BuildJob, BuildOptions, BuildProgress,
