@@ -94,6 +94,8 @@ pub struct MoveVerdict {
     pub number: u32,
     /// The played move's score, from the mover's side.
     pub played: Score,
+    /// The depth of the search that scored the played move.
+    pub played_depth: u32,
     /// The best move's score, from the mover's side.
     pub best: Score,
     /// The depth of the search that found the best line.
@@ -320,8 +322,8 @@ fn judge(
     let best = found.first().ok_or_else(no_score)?.clone();
     let best_move = best.pv.first().copied().or(found.best);
 
-    let played_score = if best_move == Some(played) {
-        best.score
+    let (played_score, played_depth) = if best_move == Some(played) {
+        (best.score, best.depth)
     } else {
         played_score(player, game, ply, settings, go_on)?.ok_or_else(no_score)?
     };
@@ -338,6 +340,7 @@ fn judge(
         mover: before.turn(),
         number: before.fullmoves().get(),
         played: played_score,
+        played_depth,
         best: best_score,
         depth: best.depth,
         best_line: best.pv.clone(),
@@ -349,15 +352,15 @@ fn judge(
     Ok((verdict, found))
 }
 
-/// The played move's score from the mover's side: a search of that move alone, or, for an
-/// engine that ignores `searchmoves`, a search of the position after it.
+/// The played move's score from the mover's side and the depth of its search: a search of that
+/// move alone, or, for an engine that ignores `searchmoves`, a search of the position after it.
 fn played_score(
     player: &dyn Player,
     game: &GameRecord,
     ply: usize,
     settings: &AnnotateSettings,
     go_on: &mut dyn FnMut() -> ControlFlow<()>,
-) -> Result<Option<Score>, AnnotateError> {
+) -> Result<Option<(Score, u32)>, AnnotateError> {
     let start = game.start();
     let before = game.position_at(ply - 1);
     let played = game.moves()[ply - 1];
@@ -365,21 +368,24 @@ fn played_score(
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let found = search(player, (start, &game.moves()[..ply - 1], before), id, narrow, go_on)?;
     if let Some(line) = found.first().filter(|l| l.pv.first() == Some(&played)) {
-        return Ok(Some(line.score));
+        return Ok(Some((line.score, line.depth)));
     }
     let after = game.position_at(ply);
     if after.is_checkmate() {
-        return Ok(Some(Score::Mate(1)));
+        return Ok(Some((Score::Mate(1), 0)));
     }
     if after.legal_moves().is_empty() {
-        return Ok(Some(Score::Cp(0)));
+        return Ok(Some((Score::Cp(0), 0)));
     }
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let reply = search(player, (start, &game.moves()[..ply], after), id, settings.limits(), go_on)?;
-    Ok(reply.first().map(|line| match line.score {
-        // The opponent is mated in n: the mover mates in n + 1, counting the played move.
-        Score::Mate(n) if n < 0 => Score::Mate(1 - n),
-        score => score.negate(),
+    Ok(reply.first().map(|line| {
+        let score = match line.score {
+            // The opponent is mated in n: the mover mates in n + 1, counting the played move.
+            Score::Mate(n) if n < 0 => Score::Mate(1 - n),
+            score => score.negate(),
+        };
+        (score, line.depth + 1)
     }))
 }
 
@@ -392,7 +398,7 @@ fn apply(out: &mut GameRecord, game: &GameRecord, ply: usize, verdict: &MoveVerd
     let parent = game.main_line()[ply - 1];
     let played = game.moves()[ply - 1];
     let before = game.position_at(ply - 1);
-    out.set_eval(node, Some(Eval { score: white(verdict.played), depth: Some(verdict.depth) }));
+    out.set_eval(node, Some(Eval { score: white(verdict.played), depth: Some(verdict.played_depth) }));
     if let Some(judgement) = verdict.judgement {
         out.add_nag(node, Nag(judgement.nag()));
     }

@@ -3,7 +3,7 @@
 //! move the annotation had something to say about, with the move played, its mark and the
 //! better line.
 
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 use super::diagram::{board_svg, piece_symbols};
 use super::{Annotated, MoveVerdict};
@@ -73,11 +73,29 @@ fn game_section(out: &mut String, number: usize, annotated: &Annotated) {
         ));
     }
     out.push_str("</table>\n<p class=\"moves\">");
-    out.push_str(&escape(&san_line(game.start(), game.moves())));
+    out.push_str(&escape(&marked_moves(annotated)));
     out.push_str("</p>\n");
     for verdict in annotated.verdicts.iter().filter(|v| v.commented || v.judgement.is_some()) {
         figure(out, annotated, verdict);
     }
+}
+
+/// The main line with move numbers and the marks of the judged moves: `1. e4 e5 2. Qh5?!`.
+fn marked_moves(annotated: &Annotated) -> String {
+    let game = &annotated.game;
+    let mut words = Vec::new();
+    for (ply, &id) in game.main_line().iter().enumerate().skip(1) {
+        let Some(node) = game.node(id) else { break };
+        let before = game.position_at(ply - 1);
+        let mark = annotated.verdicts.iter().find(|v| v.node == id).and_then(|v| v.judgement);
+        let san = format!("{}{}", node.san(), mark.map_or("", Judgement::symbol));
+        match before.turn() {
+            Color::White => words.push(format!("{}. {san}", before.fullmoves())),
+            Color::Black if ply == 1 => words.push(format!("{}... {san}", before.fullmoves())),
+            Color::Black => words.push(san),
+        }
+    }
+    words.join(" ")
 }
 
 /// A diagram of the position before a move, with the move, its mark and the better line.
