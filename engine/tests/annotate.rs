@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use kibitz_engine::{
     AnnotateError, AnnotateJob, AnnotateLimit, AnnotateSettings, Annotated, EngineConfig, EngineHandle,
-    ExternalEngine, FailureKind, GameRecord, JobError, Judgement, MoveRange, Nag, NodeId, Protocol,
-    Side, SideError, annotate_game, annotation_report, read_pgn, write_pgn,
+    ExternalEngine, FailureKind, GameRecord, JobError, Judgement, MoveRange, Nag, NodeId, Protocol, Side,
+    SideError, annotate_game, annotation_report, read_pgn, write_pgn,
 };
 
 const STOCKFISH: &str = "/usr/games/stockfish";
@@ -150,7 +150,8 @@ fn sides_and_move_ranges_pick_the_moves() {
     };
     let annotated = annotate_game(&engine, &g, &late, &mut go_on).expect("annotated");
     assert_eq!(evals(&annotated), [5, 7]);
-    let black_two = AnnotateSettings { side: Side::Black, moves: "2-3".parse().expect("range"), ..settings(4) };
+    let black_two =
+        AnnotateSettings { side: Side::Black, moves: "2-3".parse().expect("range"), ..settings(4) };
     let annotated = annotate_game(&engine, &g, &black_two, &mut go_on).expect("annotated");
     assert_eq!(evals(&annotated), [4, 6]);
 
@@ -163,21 +164,27 @@ fn sides_and_move_ranges_pick_the_moves() {
             AnnotateError::Side(SideError::MatchesNeither { .. }) => assert!(!both, "{error}"),
             other => panic!("{other:?}"),
         }
-        assert!(error.to_string().contains("Anna Smith") && error.to_string().contains("Hannah Jones"), "{error}");
+        assert!(
+            error.to_string().contains("Anna Smith") && error.to_string().contains("Hannah Jones"),
+            "{error}"
+        );
     }
 }
 
 #[test]
 fn stockfish_marks_the_same_blunders() {
     if !Path::new(STOCKFISH).exists() {
-        println!("note: {STOCKFISH} is missing (Debian's stockfish package); the Stockfish annotation was not tested");
+        println!(
+            "note: {STOCKFISH} is missing (Debian's stockfish package); the Stockfish annotation was not tested"
+        );
         return;
     }
     let mut config = EngineConfig::from_path(STOCKFISH);
     config.protocol = Some(Protocol::Uci);
     config.options = vec![("Hash".into(), "16".into())];
     let stockfish = ExternalEngine::spawn(config, || {});
-    let annotated = annotate_game(&stockfish, &game(MISSED_MATE), &settings(12), &mut go_on).expect("annotated");
+    let annotated =
+        annotate_game(&stockfish, &game(MISSED_MATE), &settings(12), &mut go_on).expect("annotated");
     check_missed_mate("Stockfish", &annotated);
 
     // Crafty's `n`: two lines searched, both shown where a move is commented, the best first.
@@ -204,8 +211,10 @@ fn an_engine_that_dies_mid_annotation_is_a_clear_error() {
 
 #[test]
 fn a_cancelled_job_stops_its_search() {
-    let settings = AnnotateSettings { limit: AnnotateLimit::Time(Duration::from_secs(30)), ..Default::default() };
-    let mut job = AnnotateJob::start(Box::new(EngineHandle::spawn(|| {})), game(MISSED_MATE), settings, || {});
+    let settings =
+        AnnotateSettings { limit: AnnotateLimit::Time(Duration::from_secs(30)), ..Default::default() };
+    let mut job =
+        AnnotateJob::start(Box::new(EngineHandle::spawn(|| {})), game(MISSED_MATE), settings, || {});
     let started = Instant::now();
     while job.progress().is_none() {
         assert!(started.elapsed() < Duration::from_secs(10), "no progress");

@@ -90,7 +90,9 @@ pub(crate) fn board_svg(pos: &Chess, played: Option<Move>, better: Option<Move>,
     for square in Square::ALL {
         let (x, y) = corner(square);
         let fill = if square.is_light() { LIGHT } else { DARK };
-        out.push_str(&format!("<rect x=\"{x}\" y=\"{y}\" width=\"{SQUARE}\" height=\"{SQUARE}\" fill=\"{fill}\"/>"));
+        out.push_str(&format!(
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{SQUARE}\" height=\"{SQUARE}\" fill=\"{fill}\"/>"
+        ));
     }
     if let Some(m) = played {
         let (from, to) = squares(pos, m);
@@ -103,11 +105,17 @@ pub(crate) fn board_svg(pos: &Chess, played: Option<Move>, better: Option<Move>,
     }
     for (file, label) in File::ALL.iter().zip('a'..='h') {
         let x = u32::from(*file) * SQUARE + SQUARE - 8;
-        out.push_str(&format!("<text x=\"{x}\" y=\"{}\" font-size=\"9\" fill=\"#333\">{label}</text>", side - 2));
+        out.push_str(&format!(
+            "<text x=\"{x}\" y=\"{}\" font-size=\"9\" fill=\"#333\">{label}</text>",
+            side - 2
+        ));
     }
     for rank in Rank::ALL {
         let y = (7 - u32::from(rank)) * SQUARE + 10;
-        out.push_str(&format!("<text x=\"2\" y=\"{y}\" font-size=\"9\" fill=\"#333\">{}</text>", u32::from(rank) + 1));
+        out.push_str(&format!(
+            "<text x=\"2\" y=\"{y}\" font-size=\"9\" fill=\"#333\">{}</text>",
+            u32::from(rank) + 1
+        ));
     }
     for (square, piece) in pos.board().clone() {
         let (x, y) = corner(square);
@@ -145,7 +153,10 @@ mod tests {
         assert!(svg.contains("<line"), "the arrow");
         let symbols = piece_symbols();
         assert_eq!(symbols.matches("<symbol").count(), 12);
-        assert!(!symbols.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox"), "the files' own roots are gone");
+        assert!(
+            !symbols.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox"),
+            "the files' own roots are gone"
+        );
     }
 
     #[test]

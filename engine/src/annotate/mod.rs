@@ -25,7 +25,9 @@ pub use report::annotation_report;
 pub use selection::{BadMoveRange, MoveRange, Side, SideError};
 
 use crate::analysis::san_line;
-use crate::{Command, Eval, GameRecord, Job, Judgement, Nag, NodeId, Player, PlayerFailure, Score, SearchLimits};
+use crate::{
+    Command, Eval, GameRecord, Job, Judgement, Nag, NodeId, Player, PlayerFailure, Score, SearchLimits,
+};
 use search::{Found, search};
 
 /// How long each search of an annotation may run.
@@ -392,7 +394,14 @@ fn played_score(
 /// Writes a verdict into the annotated game: the `[%eval]` of the played move, its mark, and,
 /// when the best move beat it by the margin or it is marked, Crafty's comment and the best
 /// lines as variations.
-fn apply(out: &mut GameRecord, game: &GameRecord, ply: usize, verdict: &MoveVerdict, found: &Found, settings: &AnnotateSettings) {
+fn apply(
+    out: &mut GameRecord,
+    game: &GameRecord,
+    ply: usize,
+    verdict: &MoveVerdict,
+    found: &Found,
+    settings: &AnnotateSettings,
+) {
     let white = |score: Score| score.white_pov(verdict.mover);
     let node = verdict.node;
     let parent = game.main_line()[ply - 1];

@@ -59,7 +59,9 @@ fn game_section(out: &mut String, number: usize, annotated: &Annotated) {
         out.push_str(&format!("<tr><td>{}</td><td>{}</td></tr>", escape(tag), escape(value)));
     }
     out.push_str("</table>\n<table class=\"summary\"><tr><th>Side</th><th>Moves judged</th>");
-    out.push_str("<th>Inaccuracies ?!</th><th>Mistakes ?</th><th>Blunders ??</th><th>Average loss (cp)</th></tr>");
+    out.push_str(
+        "<th>Inaccuracies ?!</th><th>Mistakes ?</th><th>Blunders ??</th><th>Average loss (cp)</th></tr>",
+    );
     for color in Color::ALL {
         let s = annotated.summary.get(color);
         let average = s.average_loss().map_or_else(|| "–".to_owned(), |a| format!("{a:.0}"));

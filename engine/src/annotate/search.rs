@@ -94,7 +94,10 @@ pub(crate) fn search(
             if cancelled {
                 return Err(AnnotateError::Cancelled);
             }
-            return Err(AnnotateError::NoAnswer { engine: player.name().to_owned(), seconds: ANSWER_GRACE.as_secs() });
+            return Err(AnnotateError::NoAnswer {
+                engine: player.name().to_owned(),
+                seconds: ANSWER_GRACE.as_secs(),
+            });
         }
     }
 }

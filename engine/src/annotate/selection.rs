@@ -53,10 +53,9 @@ impl fmt::Display for SideError {
                 f,
                 "\"{name}\" matches both players (White \"{white}\", Black \"{black}\"): give more of the name"
             ),
-            SideError::MatchesNeither { name, white, black } => write!(
-                f,
-                "\"{name}\" matches neither player (White \"{white}\", Black \"{black}\")"
-            ),
+            SideError::MatchesNeither { name, white, black } => {
+                write!(f, "\"{name}\" matches neither player (White \"{white}\", Black \"{black}\")")
+            }
         }
     }
 }
@@ -206,7 +205,9 @@ mod tests {
 
     #[test]
     fn sides_are_read_as_crafty_writes_them() {
-        for (text, side) in [("w", Side::White), ("Black", Side::Black), ("bw", Side::Both), ("both", Side::Both)] {
+        for (text, side) in
+            [("w", Side::White), ("Black", Side::Black), ("bw", Side::Both), ("both", Side::Both)]
+        {
             assert_eq!(text.parse::<Side>(), Ok(side));
         }
         assert_eq!("Karpov".parse::<Side>(), Ok(Side::Player("Karpov".into())));

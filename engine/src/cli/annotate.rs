@@ -297,9 +297,23 @@ mod tests {
     #[test]
     fn options_become_crafty_settings() {
         let defaults = parse(&[]).expect("defaults").settings().expect("valid");
-        assert_eq!(defaults, AnnotateSettings { moves: "1-999".parse().expect("range"), ..Default::default() });
-        let args = parse(&["--side", "Karpov", "--moves", "20-33", "--margin", "-1", "--depth", "9", "--alternatives", "3"])
-            .expect("valid");
+        assert_eq!(
+            defaults,
+            AnnotateSettings { moves: "1-999".parse().expect("range"), ..Default::default() }
+        );
+        let args = parse(&[
+            "--side",
+            "Karpov",
+            "--moves",
+            "20-33",
+            "--margin",
+            "-1",
+            "--depth",
+            "9",
+            "--alternatives",
+            "3",
+        ])
+        .expect("valid");
         let s = args.settings().expect("valid");
         assert_eq!(s.side, Side::Player("Karpov".into()));
         assert_eq!((s.moves.first, s.moves.last, s.margin), (20, 33, -100));

@@ -83,7 +83,13 @@ mod tests {
 
     #[test]
     fn unknown_subcommands_and_options_are_usage_errors() {
-        for args in [&["bogus"][..], &["book", "bogus"], &["pgn", "stats"], &["selfplay", "--bogus"], &["annotate", "in.pgn"]] {
+        for args in [
+            &["bogus"][..],
+            &["book", "bogus"],
+            &["pgn", "stats"],
+            &["selfplay", "--bogus"],
+            &["annotate", "in.pgn"],
+        ] {
             let all = std::iter::once("kibitz").chain(args.iter().copied());
             let error = Headless::try_parse_from(all).expect_err("refused");
             assert_eq!(error.exit_code(), 2, "{args:?}: {error}");
