@@ -158,31 +158,41 @@ impl Analysis {
     /// `12... Nf6 13. Bg5 h6`.
     #[must_use]
     pub fn san(&self, line: &Line) -> String {
-        let words: Vec<String> = self.pv_words(line).iter().map(PvWord::to_string).collect();
-        words.join(" ")
+        san_line(&self.root, &line.pv)
     }
 
     /// A line's moves one by one, each in SAN with the move number it is written with (the
     /// first move and White's moves have one), for a GUI that makes each move clickable.
     #[must_use]
     pub fn pv_words(&self, line: &Line) -> Vec<PvWord> {
-        let mut pos = self.root.clone();
-        let mut number = pos.fullmoves().get();
-        let mut words = Vec::with_capacity(line.pv.len());
-        for (i, &m) in line.pv.iter().enumerate() {
-            let prefix = match pos.turn() {
-                Color::White => Some(format!("{number}.")),
-                Color::Black if i == 0 => Some(format!("{number}...")),
-                Color::Black => None,
-            };
-            let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
-            if pos.turn() == Color::White {
-                number += 1;
-            }
-            words.push(PvWord { number: prefix, san });
-        }
-        words
+        pv_words(&self.root, &line.pv)
     }
+}
+
+/// Moves legal from `root` in SAN with move numbers, as a PGN shows them: `12... Nf6 13. Bg5`.
+pub(crate) fn san_line(root: &Chess, moves: &[Move]) -> String {
+    let words: Vec<String> = pv_words(root, moves).iter().map(PvWord::to_string).collect();
+    words.join(" ")
+}
+
+/// Moves legal from `root` one by one, in SAN, with the move number each is written with.
+fn pv_words(root: &Chess, moves: &[Move]) -> Vec<PvWord> {
+    let mut pos = root.clone();
+    let mut number = pos.fullmoves().get();
+    let mut words = Vec::with_capacity(moves.len());
+    for (i, &m) in moves.iter().enumerate() {
+        let prefix = match pos.turn() {
+            Color::White => Some(format!("{number}.")),
+            Color::Black if i == 0 => Some(format!("{number}...")),
+            Color::Black => None,
+        };
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
+        if pos.turn() == Color::White {
+            number += 1;
+        }
+        words.push(PvWord { number: prefix, san });
+    }
+    words
 }
 
 /// One move of a principal variation as written: `12.` or `12...` when it carries its move

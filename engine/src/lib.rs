@@ -7,6 +7,7 @@
 
 mod analysis;
 mod analyst;
+mod annotate;
 mod bench;
 mod book;
 pub mod cli;
@@ -41,6 +42,10 @@ mod xboard;
 
 pub use analysis::{Analysis, Line, PvWord, Totals};
 pub use analyst::{Analyst, AnalystState, MAX_LINES};
+pub use annotate::{
+    AnnotateError, AnnotateJob, AnnotateLimit, AnnotateProgress, AnnotateSettings, Annotated, BadMoveRange,
+    MoveRange, MoveVerdict, Side, SideError, Summary, annotate_game, annotation_report,
+};
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
 pub use book::{
     Book, BookBuilder, BookEntry, BookError, BookMode, BookSettings, BuildJob, BuildOptions, BuildProgress,

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod annotate;
 mod book;
 mod pgn;
 mod progress;
@@ -17,6 +18,9 @@ mod selfplay;
 /// The headless subcommands of `kibitz`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Crafty's annotate: judge the moves of a PGN file's games with an engine, mark the
+    /// mistakes, add the better lines; --html also writes a report with diagrams.
+    Annotate(annotate::AnnotateArgs),
     /// Build, merge, export and probe opening books; import and export their user values (NAGs).
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -32,6 +36,7 @@ impl Command {
     #[must_use]
     pub fn run(self) -> ExitCode {
         match self {
+            Command::Annotate(args) => args.run(),
             Command::Book(command) => command.run(),
             Command::Pgn(command) => command.run(),
             Command::Selfplay(args) => args.run(),
@@ -78,7 +83,13 @@ mod tests {
 
     #[test]
     fn unknown_subcommands_and_options_are_usage_errors() {
-        for args in [&["bogus"][..], &["book", "bogus"], &["pgn", "stats"], &["selfplay", "--bogus"]] {
+        for args in [
+            &["bogus"][..],
+            &["book", "bogus"],
+            &["pgn", "stats"],
+            &["selfplay", "--bogus"],
+            &["annotate", "in.pgn"],
+        ] {
             let all = std::iter::once("kibitz").chain(args.iter().copied());
             let error = Headless::try_parse_from(all).expect_err("refused");
             assert_eq!(error.exit_code(), 2, "{args:?}: {error}");
