@@ -13,6 +13,7 @@ mod book;
 mod pgn;
 mod progress;
 mod selfplay;
+mod test_suite;
 
 /// The headless subcommands of `kibitz`.
 #[derive(Debug, Subcommand)]
@@ -25,6 +26,8 @@ pub enum Command {
     Pgn(pgn::PgnCommand),
     /// Engine-against-itself games with the draw and resign policy on.
     Selfplay(selfplay::SelfplayArgs),
+    /// Run a test suite (Crafty's `test`): EPD or Crafty's format, with Kibitz or any engine.
+    Test(test_suite::TestArgs),
 }
 
 impl Command {
@@ -35,6 +38,7 @@ impl Command {
             Command::Book(command) => command.run(),
             Command::Pgn(command) => command.run(),
             Command::Selfplay(args) => args.run(),
+            Command::Test(args) => args.run(),
         }
     }
 }
@@ -78,7 +82,14 @@ mod tests {
 
     #[test]
     fn unknown_subcommands_and_options_are_usage_errors() {
-        for args in [&["bogus"][..], &["book", "bogus"], &["pgn", "stats"], &["selfplay", "--bogus"]] {
+        for args in [
+            &["bogus"][..],
+            &["book", "bogus"],
+            &["pgn", "stats"],
+            &["selfplay", "--bogus"],
+            &["test"],
+            &["test", "x.epd", "--time", "0"],
+        ] {
             let all = std::iter::once("kibitz").chain(args.iter().copied());
             let error = Headless::try_parse_from(all).expect_err("refused");
             assert_eq!(error.exit_code(), 2, "{args:?}: {error}");
