@@ -173,6 +173,9 @@ impl SidePanel {
             if ui.button("Engines").clicked() {
                 actions.push(Action::ShowEngines);
             }
+            if ui.button("Test suite").clicked() {
+                actions.push(Action::ShowTestSuite);
+            }
         });
         if model.offer_pending {
             ui.weak(format!(
