@@ -18,6 +18,8 @@ use shakmaty::san::SanPlus;
 
 /// Iterations in a row the solution must hold before the next position (Crafty's `test FILE 2`).
 const EARLY_EXIT: u32 = 2;
+/// The window's width at first.
+const WIDTH: f32 = 600.0;
 /// The engine list's entry for the built-in engine.
 const KIBITZ: &str = "Kibitz";
 
@@ -66,6 +68,8 @@ pub struct TestSuiteDialog {
     tests: Vec<EpdTest>,
     /// Its results so far.
     report: EpdReport,
+    /// The position last opened to study, by its place in the suite.
+    studied: Option<usize>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -83,6 +87,7 @@ impl TestSuiteDialog {
             state: State::Idle,
             tests: Vec::new(),
             report: EpdReport::default(),
+            studied: None,
             repaint,
         }
     }
@@ -91,10 +96,12 @@ impl TestSuiteDialog {
     pub fn show(&mut self, ctx: &Context) -> TestSuiteResult {
         let mut result = TestSuiteResult::Open;
         let mut open = true;
+        // Over the side panel, leaving the board free for the position studied.
+        let right = ctx.content_rect().right();
         Window::new("Test suite")
             .open(&mut open)
-            .default_pos([24.0, 64.0])
-            .default_width(620.0)
+            .default_pos([(right - WIDTH - 24.0).max(0.0), 40.0])
+            .default_width(WIDTH)
             .resizable(true)
             .show(ctx, |ui| result = self.ui(ui));
         if !open {
@@ -162,6 +169,7 @@ impl TestSuiteDialog {
         let repaint = Arc::clone(&self.repaint);
         self.tests.clear();
         self.report = EpdReport::default();
+        self.studied = None;
         self.state = State::Reading(Job::spawn(
             "read test suite",
             move || repaint(),
@@ -251,16 +259,13 @@ impl TestSuiteDialog {
     }
 
     /// The positions, one clickable row each; the position clicked, as a game to study.
-    fn results_ui(&self, ui: &mut Ui) -> Option<GameRecord> {
+    fn results_ui(&mut self, ui: &mut Ui) -> Option<GameRecord> {
         let mut clicked = None;
-        ui.label(
-            RichText::new(format!(
-                "{:>4}  {:<16} {:<7} {:<9} {}",
-                "#", "position", "result", "played", "expected"
-            ))
-            .monospace()
-            .weak(),
+        let header = format!(
+            "{:>4}  {:<14} {:<7} {:<8} {:>5} {:>6}  {}",
+            "#", "position", "result", "played", "depth", "time", "expected"
         );
+        ui.label(RichText::new(header).monospace().weak());
         ScrollArea::vertical().max_height(360.0).auto_shrink([false, true]).show(ui, |ui| {
             for result in self.report.results.iter().filter(|r| !(self.failed_only && r.solved)) {
                 let Some(test) = self.tests.get(result.index) else { continue };
@@ -269,29 +274,31 @@ impl TestSuiteDialog {
                 let mut expected: Vec<String> = test.best.iter().map(|&m| san(m)).collect();
                 expected.extend(test.avoid.iter().map(|&m| format!("not {}", san(m))));
                 let verdict = if result.solved { "solved" } else { "failed" };
+                let depth = result.info.as_ref().map_or(0, |i| i.depth);
+                let time = format!("{:.1} s", result.time.as_secs_f64());
                 let text = format!(
-                    "{:>4}  {:<16} {verdict:<7} {played:<9} {}",
+                    "{:>4}  {:<14} {verdict:<7} {played:<8} {depth:>5} {time:>6}  {}",
                     result.index + 1,
                     result.id,
                     expected.join(" ")
                 );
-                let color =
-                    if result.solved { ui.visuals().text_color() } else { ui.visuals().error_fg_color };
-                let depth = result.info.as_ref().map_or(0, |i| i.depth);
-                let row = ui
-                    .selectable_label(false, RichText::new(text).monospace().color(color))
-                    .on_hover_text(format!(
-                        "Depth {depth} in {:.1} s. Click to study the position.",
-                        result.time.as_secs_f64()
-                    ));
+                let studied = self.studied == Some(result.index);
+                let mut text = RichText::new(text).monospace();
+                // The failed in red, except on the highlight of the position studied.
+                if !result.solved && !studied {
+                    text = text.color(ui.visuals().error_fg_color);
+                }
+                let row = ui.selectable_label(studied, text).on_hover_text("Click to study the position");
                 if row.clicked() {
                     let mut game = GameRecord::from_position(test.pos.clone());
                     game.set_tag("Event", &format!("Test suite: {}", result.id));
-                    clicked = Some(game);
+                    clicked = Some((result.index, game));
                 }
             }
         });
-        clicked
+        let (index, game) = clicked?;
+        self.studied = Some(index);
+        Some(game)
     }
 }
 
