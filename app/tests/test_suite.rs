@@ -22,8 +22,13 @@ const SUITE: &str = "\
 ";
 
 fn app(root: &Path) -> Harness<'static, KibitzApp> {
+    app_with(root, r#"{"own_book": false}"#)
+}
+
+/// An app whose settings file holds `settings` (JSON) before it starts.
+fn app_with(root: &Path, settings: &str) -> Harness<'static, KibitzApp> {
     let paths = Paths::under(root.to_path_buf());
-    write_atomic(&paths.settings_file(), br#"{"own_book": false}"#).expect("settings written");
+    write_atomic(&paths.settings_file(), settings.as_bytes()).expect("settings written");
     let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None, open: None };
     let mut h = Harness::builder().with_size([1200.0, 800.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(2);
@@ -94,4 +99,31 @@ fn a_malformed_suite_is_explained_with_its_line() {
     h.run_steps(2);
     h.get_by_label("Run").click();
     wait_for_text(&mut h, "line 3: illegal move 'Qh5'");
+}
+
+#[test]
+fn an_external_engine_runs_the_suite_and_its_crash_is_told() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let crashy = format!("{}/../engine/tests/engines/crash-at-third-go", env!("CARGO_MANIFEST_DIR"));
+    let settings = format!(
+        r#"{{"own_book": false, "engines": [{{"name": "Crashy", "path": "{crashy}", "protocol": "uci"}}]}}"#
+    );
+    // Crashy plays 1. e4 twice and falls over at its third search.
+    let suite = dir.path().join("starts.epd");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4;\n";
+    std::fs::write(&suite, start.repeat(4)).expect("suite written");
+    let mut h = app_with(dir.path(), &settings);
+    h.get_by_label("Test suite").click();
+    h.run_steps(3);
+    h.get_by_label("Suite file").focus();
+    h.step();
+    h.get_by_label("Suite file").type_text(&suite.display().to_string());
+    h.get_by_label("Engine").click();
+    h.run_steps(3);
+    h.get_by_label("Crashy").click();
+    h.run_steps(3);
+    h.get_by_label("Run").click();
+    wait_for_text(&mut h, "Solved 2 of 2 (stopped after 2 of 4 positions)");
+    assert!(has_text(&h, "The engine failed at position 3"));
+    assert!(has_text(&h, "Crashy crashed"));
 }
