@@ -128,6 +128,12 @@ pub enum Action {
     BrowseEngine,
     /// Keep this list of engines.
     SetEngines(Vec<kibitz_engine::EngineConfig>),
+    /// Open the test suite window.
+    ShowTestSuite,
+    /// Pick a test suite in the native file dialog.
+    BrowseSuite,
+    /// Open a position (of a test suite) in the Study workspace.
+    StudyPosition(GameRecord),
     /// Set the running clocks by hand: the player's time, then Kibitz's.
     CorrectClock(std::time::Duration, std::time::Duration),
     /// Something for the study's analysis.

@@ -36,6 +36,7 @@ use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
 use crate::side_panel::{EngineLine, PanelModel, SidePanel};
 use crate::table::{EngineSeat, News, Seat, Table};
+use crate::test_suite::TestSuiteDialog;
 use crate::workspace::{Study, Workspace, workspace_tabs};
 
 mod analysis;
@@ -339,6 +340,11 @@ impl KibitzApp {
                 FileEvent::EnginePicked(path) => {
                     if let Some(Dialog::Engines(dialog)) = self.dialog.as_mut() {
                         dialog.add(path);
+                    }
+                }
+                FileEvent::SuitePicked(path) => {
+                    if let Some(Dialog::TestSuite(dialog)) = self.dialog.as_mut() {
+                        dialog.path = path.display().to_string();
                     }
                 }
             }
@@ -773,6 +779,12 @@ impl KibitzApp {
                 self.dialog = Some(Dialog::Engines(dialog));
             }
             Action::BrowseEngine => self.files.pick_engine(),
+            Action::ShowTestSuite => {
+                let dialog = TestSuiteDialog::new(self.settings.engines.clone(), Arc::clone(&self.repaint));
+                self.dialog = Some(Dialog::TestSuite(dialog));
+            }
+            Action::BrowseSuite => self.files.pick_suite(),
+            Action::StudyPosition(game) => self.open_study(game),
             Action::SetEngines(engines) => {
                 self.settings.engines = engines;
                 self.dialog = None;

@@ -13,6 +13,7 @@ use crate::new_game::NewGameDialog;
 use crate::policy_settings::{PolicyDialog, PolicyDialogResult};
 use crate::prompts::{confirm_resign_ui, game_over_ui, resume_ui};
 use crate::session::SavedGame;
+use crate::test_suite::{TestSuiteDialog, TestSuiteResult};
 
 /// A modal dialog.
 pub enum Dialog {
@@ -33,6 +34,9 @@ pub enum Dialog {
     Learning(LearningDialog),
     /// The external engines.
     Engines(EnginesDialog),
+    /// A test suite and its results (a window beside the board rather than a modal, so that
+    /// its positions can be studied one after the other).
+    TestSuite(TestSuiteDialog),
     /// Resign this game?
     ConfirmResign,
     /// The game is over: its result and why.
@@ -75,6 +79,12 @@ impl Dialog {
                 EnginesResult::Browse => actions.push(Action::BrowseEngine),
                 EnginesResult::Save(engines) => actions.push(Action::SetEngines(engines)),
                 EnginesResult::Cancel => actions.push(Action::CloseDialog),
+            },
+            Dialog::TestSuite(dialog) => match dialog.show(ctx) {
+                TestSuiteResult::Open => {}
+                TestSuiteResult::Browse => actions.push(Action::BrowseSuite),
+                TestSuiteResult::Study(game) => actions.push(Action::StudyPosition(game)),
+                TestSuiteResult::Close => actions.push(Action::CloseDialog),
             },
             Dialog::ConfirmResign => confirm_resign_ui(ctx, actions),
             Dialog::GameOver => game_over_ui(ctx, game, note, actions),

@@ -22,6 +22,10 @@ pub trait FilePicker: Send + Sync {
     fn open_engine(&self) -> Option<PathBuf> {
         None
     }
+    /// A test suite (EPD) to run, or `None` if the user cancelled.
+    fn open_suite(&self) -> Option<PathBuf> {
+        None
+    }
 }
 
 /// The platform's file dialogs (XDG portal, or zenity as a fallback).
@@ -52,6 +56,10 @@ impl FilePicker for NativePicker {
     fn open_engine(&self) -> Option<PathBuf> {
         rfd::FileDialog::new().set_title("Add a UCI or xboard engine").pick_file()
     }
+
+    fn open_suite(&self) -> Option<PathBuf> {
+        rfd::FileDialog::new().add_filter("EPD", &["epd", "EPD"]).set_title("Run a test suite").pick_file()
+    }
 }
 
 /// The outcome of a background file operation.
@@ -69,6 +77,8 @@ pub enum FileEvent {
     WriteFailed(PathBuf, String),
     /// The user picked an engine program to add.
     EnginePicked(PathBuf),
+    /// The user picked a test suite to run.
+    SuitePicked(PathBuf),
 }
 
 /// Runs file operations on worker threads and reports back through a channel.
@@ -116,6 +126,12 @@ impl Files {
     pub fn pick_engine(&self) {
         let picker = self.picker.clone();
         self.spawn(move || picker.open_engine().map(FileEvent::EnginePicked));
+    }
+
+    /// Asks for a test suite to run, in the background.
+    pub fn pick_suite(&self) {
+        let picker = self.picker.clone();
+        self.spawn(move || picker.open_suite().map(FileEvent::SuitePicked));
     }
 
     /// Opens a file given on the command line or dropped on the window, in the background.

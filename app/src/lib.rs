@@ -28,6 +28,7 @@ mod session;
 mod settings;
 mod side_panel;
 mod table;
+mod test_suite;
 mod workspace;
 
 use std::sync::OnceLock;

@@ -190,6 +190,9 @@ impl SidePanel {
             if ui.button("Engines").clicked() {
                 actions.push(Action::ShowEngines);
             }
+            if ui.button("Test suite").clicked() {
+                actions.push(Action::ShowTestSuite);
+            }
         });
         if let Some(hint) = &model.hint {
             ui.label(RichText::new(hint).color(ui.visuals().hyperlink_color));

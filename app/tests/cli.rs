@@ -25,6 +25,7 @@ const COMMANDS: &[&[&str]] = &[
     &["pgn", "stats"],
     &["pgn", "index"],
     &["selfplay"],
+    &["test"],
 ];
 
 #[test]
@@ -48,7 +49,7 @@ fn help_lists_the_subcommands_and_the_window_options() {
         let output = run(args);
         let text = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "{args:?}");
-        for word in ["book", "pgn", "selfplay", "--screenshot <FILE>", "[GAMES.pgn]"] {
+        for word in ["book", "pgn", "selfplay", "test", "--screenshot <FILE>", "[GAMES.pgn]"] {
             assert!(text.contains(word), "{args:?} lists {word}: {text}");
         }
         // "annotate" is kept for the analysis of games; the book's NAGs are `book nags`.
@@ -74,6 +75,9 @@ fn malformed_command_lines_are_errors_with_code_two() {
         &["selfplay", "--bogus"],
         &["selfplay", "--games", "x"],
         &["selfplay", "--set", "courage=3"],
+        &["test", "suite.epd"],
+        &["test", "suite.epd", "--time", "0"],
+        &["test", "suite.epd", "--time", "1", "--workers", "17"],
         &["--screenshot"],
         &["a.pgn", "b.pgn"],
     ] {
@@ -99,4 +103,59 @@ fn pgn_stats_runs_headless_and_ends_with_its_totals() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(text.lines().last(), Some("games 2 moves 5 errors 0"), "{text}");
+}
+
+/// A mate in one, a won queen, and the mate as a move to avoid (so it is failed).
+const SUITE: &str = "\
+6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate\";
+4k3/8/8/3q4/8/8/3R4/4K3 w - - bm Rxd5; id \"queen\";
+6k1/5ppp/8/8/8/8/8/R5K1 w - - am Ra8#; id \"spare the king\";
+";
+
+#[test]
+fn test_runs_a_suite_with_kibitz_or_an_external_engine() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let suite = dir.path().join("suite.epd");
+    std::fs::write(&suite, SUITE).expect("written");
+    let suite = suite.to_str().expect("a UTF-8 path");
+    for args in [
+        &["test", suite, "--time", "0.5"][..],
+        &["test", suite, "--time", "0.5", "--workers", "2"],
+        &["test", suite, "--time", "0.5", "--engine", "/usr/games/stockfish"],
+    ] {
+        let output = run(args);
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {text}");
+        assert!(
+            lines[0].starts_with("FAIL spare the king: played Ra8#, expected not Ra8# (depth "),
+            "{text}"
+        );
+        assert_eq!(lines[1], "solved 2 of 3", "{args:?}");
+    }
+}
+
+#[test]
+fn test_reports_a_bad_suite_and_a_dead_engine() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let bad = dir.path().join("bad.epd");
+    std::fs::write(&bad, "title a\nsetboard 6k1/5ppp/8/8/8/8/8/R5K1 w\nsolution Qh5\n").expect("written");
+    let output = run(&["test", bad.to_str().expect("a UTF-8 path"), "--time", "1"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("bad.epd:3: illegal move 'Qh5'"), "{stderr}");
+    assert!(output.stdout.is_empty());
+
+    // Crashy plays 1. e4 twice and falls over at its third search.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4;\n";
+    let suite = dir.path().join("starts.epd");
+    std::fs::write(&suite, start.repeat(4)).expect("written");
+    let crashy = format!("{}/../engine/tests/engines/crash-at-third-go", env!("CARGO_MANIFEST_DIR"));
+    let output = run(&["test", suite.to_str().expect("a UTF-8 path"), "--time", "0.5", "--engine", &crashy]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("the engine failed at position 3"), "{stderr}");
+    assert!(stderr.contains("crashed"), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().last(), Some("solved 2 of 2"));
 }

@@ -35,6 +35,7 @@ pub mod runner;
 mod score;
 mod search;
 mod storage;
+mod test_suite;
 mod thread;
 mod time_control;
 mod uci;
@@ -57,7 +58,7 @@ pub use book::{
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
 pub use conductor::{Conductor, GameEvent};
 pub use database::{Column, GameHeader, GameIndex, IndexJob, IndexProgress};
-pub use epd::{EpdJob, EpdProgress, EpdReport, EpdResult, EpdSuiteError, EpdTest, run_suite};
+pub use epd::{EpdSuiteError, EpdTest};
 pub use eval::{EvalTrace, Term, current_weights, evaluate, trace};
 pub use game::{
     Ending, Eval, GameRecord, IllegalMove, Nag, Node, NodeId, Termination, clock_in, eval_in, nag_symbol,
@@ -84,6 +85,9 @@ pub use purpose::Purpose;
 pub use score::{Score, ScoreBound};
 pub use search::{Allotment, Engine, Listener, SearchOutcome, allot, position_hash};
 pub use storage::write_atomic;
+pub use test_suite::{
+    EARLY_EXIT_MIN_DEPTH, EpdJob, EpdReport, EpdResult, SuiteFailure, SuiteLimits, run_suite,
+};
 pub use thread::EngineHandle;
 pub use time_control::{Stage, TimeControl, TimeControlError};
 pub use uci::{

@@ -64,3 +64,17 @@ fn a_suite_with_no_test_is_an_error() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn reads_crafty_s_own_format() {
+    let path = std::env::temp_dir().join(format!("kibitz-crafty-{}.epd", std::process::id()));
+    let suite = "title mate\nsetboard 6k1/5ppp/8/8/8/8/8/R5K1 w\nsolution Ra8\n\n\
+                 title no rook move\nsetboard 6k1/5ppp/8/8/8/8/8/R5K1 w\nsolution Ra8? Ra7?\nend\n";
+    std::fs::write(&path, suite).expect("temp file");
+    let output = run(&["epd", path.to_str().expect("utf-8 path"), "--time", "0.5"]);
+    let _ = std::fs::remove_file(&path);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.lines().last(), Some("solved 1 of 2"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("FAIL no rook move")), "{text}");
+}

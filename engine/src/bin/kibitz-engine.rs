@@ -5,7 +5,7 @@
 //! kibitz-engine bench [DEPTH]    search fixed positions; last line "<nodes> nodes <nps> nps"
 //! kibitz-engine perft DEPTH [FEN]  count move paths; last line is the total
 //! kibitz-engine epd FILE --time SECONDS [--early N]
-//!                                a test suite; last line "solved X of Y"
+//!                                a test suite (EPD or Crafty's format); last line "solved X of Y"
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use kibitz_engine::{
-    BENCH_DEPTH, EpdSuiteError, EpdTest, bench, divide, run_suite, run_uci_lines, run_xboard_lines,
-    stdin_lines,
+    BENCH_DEPTH, EngineHandle, EpdSuiteError, EpdTest, Player, SuiteLimits, bench, divide, run_suite,
+    run_uci_lines, run_xboard_lines, stdin_lines,
 };
 use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen, san::SanPlus};
 
@@ -51,7 +51,8 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         fen: Vec<String>,
     },
-    /// Runs a test suite of EPD positions (`bm`, `am`); the last line is "solved X of Y".
+    /// Runs a test suite (EPD with `bm`, `am`, or Crafty's `title`/`setboard`/`solution`) with
+    /// the built-in engine; the last line is "solved X of Y".
     Epd {
         /// The EPD file.
         file: PathBuf,
@@ -137,14 +138,15 @@ fn run_perft(depth: u32, fen: &[String]) -> Result<(), String> {
 
 fn run_epd(path: &Path, time: Duration, early: u32) -> Result<(), String> {
     let file = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{file}': {e}"))?;
-    let tests = EpdTest::parse_suite(&text).map_err(|e| match e {
+    let tests = EpdTest::read_suite(path).map_err(|e| match e {
         EpdSuiteError::Empty => format!("nothing to test in '{file}': {e}"),
         EpdSuiteError::BadLine { number, why } => format!("{file}:{number}: {why}"),
+        EpdSuiteError::Unreadable { .. } => e.to_string(),
     })?;
-    let report = run_suite(&tests, time, early, |result| {
-        let test = tests.iter().find(|t| t.id == result.id);
-        let chosen = match (result.chosen, test) {
+    let players: Vec<Box<dyn Player>> = vec![Box::new(EngineHandle::spawn(|| {}))];
+    let limits = SuiteLimits { time, early_exit: early };
+    let report = run_suite(players, &tests, limits, &|| false, |result, _| {
+        let chosen = match (result.chosen, tests.get(result.index)) {
             (Some(m), Some(test)) => SanPlus::from_move(test.pos.clone(), m).to_string(),
             _ => "-".to_owned(),
         };
@@ -152,6 +154,9 @@ fn run_epd(path: &Path, time: Duration, early: u32) -> Result<(), String> {
         let verdict = if result.solved { "ok  " } else { "FAIL" };
         println!("{verdict} {:<12} {chosen:<8} depth {depth}", result.id);
     });
+    if let Some(failure) = &report.failure {
+        return Err(failure.to_string());
+    }
     println!("solved {} of {}", report.solved, report.total);
     Ok(())
 }

@@ -14,6 +14,7 @@ mod book;
 mod pgn;
 mod progress;
 mod selfplay;
+mod test_suite;
 
 /// The headless subcommands of `kibitz`.
 #[derive(Debug, Subcommand)]
@@ -29,6 +30,8 @@ pub enum Command {
     Pgn(pgn::PgnCommand),
     /// Engine-against-itself games with the draw and resign policy on.
     Selfplay(selfplay::SelfplayArgs),
+    /// Run a test suite (Crafty's `test`): EPD or Crafty's format, with Kibitz or any engine.
+    Test(test_suite::TestArgs),
 }
 
 impl Command {
@@ -40,6 +43,7 @@ impl Command {
             Command::Book(command) => command.run(),
             Command::Pgn(command) => command.run(),
             Command::Selfplay(args) => args.run(),
+            Command::Test(args) => args.run(),
         }
     }
 }
@@ -89,6 +93,8 @@ mod tests {
             &["pgn", "stats"],
             &["selfplay", "--bogus"],
             &["annotate", "in.pgn"],
+            &["test"],
+            &["test", "x.epd", "--time", "0"],
         ] {
             let all = std::iter::once("kibitz").chain(args.iter().copied());
             let error = Headless::try_parse_from(all).expect_err("refused");

@@ -104,8 +104,10 @@ fn pgn_stats_target(input: &[u8]) {
     let _ = pgn_stats(input);
 }
 
-/// Every line as a FEN (whole, and its first four fields) and as an EPD test.
+/// Every line as a FEN (whole, and its first four fields) and as an EPD test, and the whole
+/// text as a suite (EPD or Crafty's format).
 fn fen_epd(input: &[u8]) {
+    let _ = EpdTest::parse_suite(&text(input));
     for line in text(input).lines() {
         let _ = GameRecord::from_fen(line);
         let fields: Vec<&str> = line.split_whitespace().take(4).collect();
