@@ -26,6 +26,7 @@ const COMMANDS: &[&[&str]] = &[
     &["pgn", "index"],
     &["selfplay"],
     &["test"],
+    &["annotate"],
 ];
 
 #[test]
@@ -49,11 +50,9 @@ fn help_lists_the_subcommands_and_the_window_options() {
         let output = run(args);
         let text = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "{args:?}");
-        for word in ["book", "pgn", "selfplay", "test", "--screenshot <FILE>", "[GAMES.pgn]"] {
+        for word in ["book", "pgn", "selfplay", "test", "annotate", "--screenshot <FILE>", "[GAMES.pgn]"] {
             assert!(text.contains(word), "{args:?} lists {word}: {text}");
         }
-        // "annotate" is kept for the analysis of games; the book's NAGs are `book nags`.
-        assert!(!text.contains("annotate"), "{text}");
     }
     let book = run(&["help", "book"]);
     let text = String::from_utf8_lossy(&book.stdout);
@@ -78,6 +77,8 @@ fn malformed_command_lines_are_errors_with_code_two() {
         &["test", "suite.epd"],
         &["test", "suite.epd", "--time", "0"],
         &["test", "suite.epd", "--time", "1", "--workers", "17"],
+        &["annotate", "in.pgn"],
+        &["annotate", "in.pgn", "out.pgn", "--margin", "x"],
         &["--screenshot"],
         &["a.pgn", "b.pgn"],
     ] {
