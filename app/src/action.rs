@@ -138,6 +138,8 @@ pub enum Action {
     CorrectClock(std::time::Duration, std::time::Duration),
     /// Something for the study's analysis.
     Analysis(AnalysisAction),
+    /// Open the "Analyze game" window for the game shown.
+    ShowAnnotate,
     /// Ask for a hint (the first press shows the piece, the second the move).
     Hint,
 }

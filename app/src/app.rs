@@ -16,6 +16,7 @@ use shakmaty::{Color, EnPassantMode, Move, Position};
 
 use crate::action::{Action, AnalysisAction, NewGameRequest, SeatChoice};
 use crate::analysis_panel::AnalysisPanel;
+use crate::annotate_dialog::AnnotateDialog;
 use crate::board::{BoardState, BoardView, board_ui};
 use crate::board_editor::{BoardEditor, EditorEvent};
 use crate::board_marks::{Arrow, Mark};
@@ -785,6 +786,12 @@ impl KibitzApp {
             }
             Action::BrowseSuite => self.files.pick_suite(),
             Action::StudyPosition(game) => self.open_study(game),
+            Action::ShowAnnotate => {
+                let game = self.table().game().clone();
+                let dialog =
+                    AnnotateDialog::new(game, self.settings.engines.clone(), Arc::clone(&self.repaint));
+                self.dialog = Some(Dialog::Annotate(dialog));
+            }
             Action::SetEngines(engines) => {
                 self.settings.engines = engines;
                 self.dialog = None;

@@ -6,6 +6,7 @@ use egui::Context;
 use kibitz_engine::GameRecord;
 
 use crate::action::Action;
+use crate::annotate_dialog::{AnnotateDialog, AnnotateResult};
 use crate::clock_settings::{ClockDialog, ClockDialogResult};
 use crate::engines_panel::{EnginesDialog, EnginesResult};
 use crate::learning_settings::{LearningDialog, LearningDialogResult};
@@ -37,6 +38,8 @@ pub enum Dialog {
     /// A test suite and its results (a window beside the board rather than a modal, so that
     /// its positions can be studied one after the other).
     TestSuite(TestSuiteDialog),
+    /// Annotate the game shown ("Analyze game").
+    Annotate(AnnotateDialog),
     /// Resign this game?
     ConfirmResign,
     /// The game is over: its result and why.
@@ -85,6 +88,12 @@ impl Dialog {
                 TestSuiteResult::Browse => actions.push(Action::BrowseSuite),
                 TestSuiteResult::Study(game) => actions.push(Action::StudyPosition(game)),
                 TestSuiteResult::Close => actions.push(Action::CloseDialog),
+            },
+            Dialog::Annotate(dialog) => match dialog.show(ctx) {
+                AnnotateResult::Open => {}
+                AnnotateResult::Study(game) => actions.push(Action::StudyPosition(game)),
+                AnnotateResult::Jump(node) => actions.push(Action::GoTo(Some(node))),
+                AnnotateResult::Close => actions.push(Action::CloseDialog),
             },
             Dialog::ConfirmResign => confirm_resign_ui(ctx, actions),
             Dialog::GameOver => game_over_ui(ctx, game, note, actions),

@@ -3,6 +3,7 @@
 
 mod action;
 mod analysis_panel;
+mod annotate_dialog;
 mod app;
 mod board;
 mod board_editor;
@@ -11,6 +12,7 @@ mod board_marks;
 mod clock_settings;
 mod clock_view;
 mod dialog;
+mod engine_choice;
 mod engines_panel;
 mod eval_bar;
 mod files;

@@ -146,6 +146,10 @@ impl SidePanel {
             if model.study && ui.button("Play from here").clicked() {
                 actions.push(Action::PlayFromHere);
             }
+            let analyze = ui.add_enabled(!model.game.is_empty(), egui::Button::new("Analyze game"));
+            if analyze.on_hover_text("Annotate the game's moves with an engine").clicked() {
+                actions.push(Action::ShowAnnotate);
+            }
             if ui.button("Keys (?)").clicked() {
                 actions.push(Action::ToggleKeys);
             }

@@ -8,20 +8,19 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use egui::{ComboBox, Context, DragValue, ProgressBar, RichText, ScrollArea, TextEdit, Ui, Window};
+use egui::{Context, DragValue, ProgressBar, RichText, ScrollArea, TextEdit, Ui, Window};
 use kibitz_engine::{
-    EngineConfig, EngineHandle, EpdJob, EpdReport, EpdSuiteError, EpdTest, ExternalEngine, GameRecord, Job,
-    JobError, Player, SuiteLimits,
+    EngineConfig, EpdJob, EpdReport, EpdSuiteError, EpdTest, GameRecord, Job, JobError, Player, SuiteLimits,
 };
 use shakmaty::Move;
+
+use crate::engine_choice::{KIBITZ, engine_combo, spawn_player};
 use shakmaty::san::SanPlus;
 
 /// Iterations in a row the solution must hold before the next position (Crafty's `test FILE 2`).
 const EARLY_EXIT: u32 = 2;
 /// The window's width at first.
 const WIDTH: f32 = 600.0;
-/// The engine list's entry for the built-in engine.
-const KIBITZ: &str = "Kibitz";
 
 /// What the window asks of the app.
 #[derive(Debug)]
@@ -129,17 +128,7 @@ impl TestSuiteDialog {
                 let label = ui.label("Seconds per position");
                 ui.add(DragValue::new(&mut self.seconds).range(0.1..=3600.0).speed(0.1).max_decimals(1))
                     .labelled_by(label.id);
-                let label = ui.label("Engine");
-                ComboBox::from_id_salt("test-suite-engine")
-                    .selected_text(self.engine.clone())
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut self.engine, KIBITZ.to_owned(), KIBITZ);
-                        for engine in &self.engines {
-                            ui.selectable_value(&mut self.engine, engine.name.clone(), &engine.name);
-                        }
-                    })
-                    .response
-                    .labelled_by(label.id);
+                engine_combo(ui, "Engine", &self.engines, &mut self.engine);
             });
         });
         ui.horizontal(|ui| {
@@ -179,10 +168,7 @@ impl TestSuiteDialog {
 
     /// The engine chosen, started.
     fn player(&self) -> Box<dyn Player> {
-        match self.engines.iter().find(|e| e.name == self.engine) {
-            Some(config) => Box::new(ExternalEngine::spawn(config.clone(), || {})),
-            None => Box::new(EngineHandle::spawn(|| {})),
-        }
+        spawn_player(&self.engine, &self.engines, Arc::clone(&self.repaint))
     }
 
     fn cancel(&mut self) {

@@ -1,0 +1,39 @@
+//! Choosing the engine for a background task (a test suite, an annotation): Kibitz or one of
+//! the configured external engines, by name, and starting it.
+
+use std::sync::Arc;
+
+use egui::{ComboBox, Ui};
+use kibitz_engine::{EngineConfig, EngineHandle, ExternalEngine, Player};
+
+/// The name that stands for Kibitz's own engine.
+pub const KIBITZ: &str = "Kibitz";
+
+/// A combo box captioned `label` choosing Kibitz or one of `engines` by name.
+pub fn engine_combo(ui: &mut Ui, label: &str, engines: &[EngineConfig], chosen: &mut String) {
+    let caption = ui.label(label);
+    ComboBox::from_id_salt(("engine-choice", label))
+        .selected_text(chosen.clone())
+        .show_ui(ui, |ui| {
+            ui.selectable_value(chosen, KIBITZ.to_owned(), KIBITZ);
+            for engine in engines {
+                ui.selectable_value(chosen, engine.name.clone(), &engine.name);
+            }
+        })
+        .response
+        .labelled_by(caption.id);
+}
+
+/// Starts the engine called `name` among `engines`, or Kibitz's own when it is [`KIBITZ`] or
+/// no longer configured; `wake` is called whenever it has news.
+#[must_use]
+pub fn spawn_player(
+    name: &str,
+    engines: &[EngineConfig],
+    wake: Arc<dyn Fn() + Send + Sync>,
+) -> Box<dyn Player> {
+    match engines.iter().find(|e| e.name == name) {
+        Some(config) => Box::new(ExternalEngine::spawn(config.clone(), move || wake())),
+        None => Box::new(EngineHandle::spawn(move || wake())),
+    }
+}
