@@ -180,10 +180,10 @@ fn thinking_frames() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// The study view of a 200-ply game with nested variations and comments on screen.
-fn study_frames() {
-    let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-study-{}", std::process::id()));
-    let paths = Paths::under(dir.clone());
+/// The app with its files in `dir`, resumed on the study of [`annotated_study`]; and the
+/// game's length in plies.
+fn study_harness(dir: &std::path::Path) -> (Harness<'static, KibitzApp>, usize) {
+    let paths = Paths::under(dir.to_path_buf());
     let game = annotated_study();
     let plies = game.len();
     let mut saved = SavedGame::new(&game, Color::White, Level::Strong);
@@ -195,6 +195,13 @@ fn study_frames() {
     h.get_by_label("Resume").click();
     h.run_steps(5);
     assert!(h.state().is_study());
+    (h, plies)
+}
+
+/// The study view of a 200-ply game with nested variations and comments on screen.
+fn study_frames() {
+    let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-study-{}", std::process::id()));
+    let (mut h, plies) = study_harness(&dir);
     // Walk to the middle of the game so that the list shows moves, variations and comments.
     for _ in 0..100 {
         h.key_press(egui::Key::ArrowRight);
@@ -291,18 +298,7 @@ fn lines_shown(h: &Harness<'_, KibitzApp>) -> usize {
 /// lines while the board steps forward once a second.
 fn analysis_frames() {
     let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-analysis-{}", std::process::id()));
-    let paths = Paths::under(dir.clone());
-    let game = annotated_study();
-    let plies = game.len();
-    let mut saved = SavedGame::new(&game, Color::White, Level::Strong);
-    saved.study = true;
-    kibitz_engine::write_atomic(&paths.current_game_file(), &saved.to_json()).expect("temp dir is writable");
-    let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None, open: None };
-    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
-    h.run_steps(3);
-    h.get_by_label("Resume").click();
-    h.run_steps(5);
-    assert!(h.state().is_study());
+    let (mut h, plies) = study_harness(&dir);
     h.key_press(egui::Key::Home);
     h.step();
     h.key_press(egui::Key::A);

@@ -7,13 +7,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use egui::{Context, DragValue, Grid, ProgressBar, RichText, ScrollArea, TextEdit, Ui, Window};
+use egui::{Context, DragValue, Grid, ProgressBar, RichText, ScrollArea, TextEdit, Ui};
 use kibitz_engine::{
     AnnotateError, AnnotateJob, AnnotateLimit, AnnotateSettings, Annotated, EngineConfig, GameRecord,
     JobError, MoveRange, NodeId, Side,
 };
 use shakmaty::Color;
 
+use crate::dialog::side_window;
 use crate::engine_choice::{KIBITZ, engine_combo, spawn_player};
 
 /// The window's width at first.
@@ -98,14 +99,7 @@ impl AnnotateDialog {
     /// Shows the window.
     pub fn show(&mut self, ctx: &Context) -> AnnotateResult {
         let mut result = AnnotateResult::Open;
-        let mut open = true;
-        let right = ctx.content_rect().right();
-        Window::new("Analyze game")
-            .open(&mut open)
-            .default_pos([(right - WIDTH - 24.0).max(0.0), 40.0])
-            .default_width(WIDTH)
-            .resizable(true)
-            .show(ctx, |ui| result = self.ui(ui));
+        let open = side_window(ctx, "Analyze game", WIDTH, |ui| result = self.ui(ui));
         if !open {
             result = AnnotateResult::Close;
         }

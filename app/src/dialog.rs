@@ -100,3 +100,17 @@ impl Dialog {
         }
     }
 }
+
+/// A movable window over the side panel, leaving the board free (the test suite, the
+/// annotation); returns `false` once its close button was clicked.
+pub fn side_window(ctx: &Context, title: &str, width: f32, add_contents: impl FnOnce(&mut egui::Ui)) -> bool {
+    let mut open = true;
+    let right = ctx.content_rect().right();
+    egui::Window::new(title)
+        .open(&mut open)
+        .default_pos([(right - width - 24.0).max(0.0), 40.0])
+        .default_width(width)
+        .resizable(true)
+        .show(ctx, add_contents);
+    open
+}

@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use egui::{Context, DragValue, ProgressBar, RichText, ScrollArea, TextEdit, Ui, Window};
+use egui::{Context, DragValue, ProgressBar, RichText, ScrollArea, TextEdit, Ui};
 use kibitz_engine::{
     EngineConfig, EpdJob, EpdReport, EpdSuiteError, EpdTest, GameRecord, Job, JobError, Player, SuiteLimits,
 };
 use shakmaty::Move;
 
+use crate::dialog::side_window;
 use crate::engine_choice::{KIBITZ, engine_combo, spawn_player};
 use shakmaty::san::SanPlus;
 
@@ -94,15 +95,7 @@ impl TestSuiteDialog {
     /// Shows the window beside the board.
     pub fn show(&mut self, ctx: &Context) -> TestSuiteResult {
         let mut result = TestSuiteResult::Open;
-        let mut open = true;
-        // Over the side panel, leaving the board free for the position studied.
-        let right = ctx.content_rect().right();
-        Window::new("Test suite")
-            .open(&mut open)
-            .default_pos([(right - WIDTH - 24.0).max(0.0), 40.0])
-            .default_width(WIDTH)
-            .resizable(true)
-            .show(ctx, |ui| result = self.ui(ui));
+        let open = side_window(ctx, "Test suite", WIDTH, |ui| result = self.ui(ui));
         if !open {
             result = TestSuiteResult::Close;
         }

@@ -5,44 +5,15 @@
 mod common;
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths, Settings};
+use kibitz_app::{KibitzApp, Paths, Settings};
 use kibitz_engine::{EngineConfig, NodeId, Protocol};
-
-/// Opens `game.pgn` in the test's folder.
-struct Files(std::path::PathBuf);
-
-impl FilePicker for Files {
-    fn open_pgn(&self) -> Option<std::path::PathBuf> {
-        Some(self.0.join("game.pgn"))
-    }
-    fn save_pgn(&self, _: &str) -> Option<std::path::PathBuf> {
-        None
-    }
-}
 
 /// White mates with Ra8#.
 const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
-
-/// The app with its files in `root`, the game `pgn` opened as a study.
-fn studied(root: &Path, pgn: &str) -> Harness<'static, KibitzApp> {
-    std::fs::write(root.join("game.pgn"), pgn).expect("write the game");
-    let options = AppOptions {
-        paths: Paths::under(root.to_path_buf()),
-        picker: Arc::new(Files(root.to_path_buf())),
-        screenshot: None,
-        open: None,
-    };
-    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
-    h.run_steps(2);
-    h.get_by_label("Open game").click();
-    common::step_until(&mut h, "the study", KibitzApp::is_study);
-    h
-}
 
 /// Steps until a widget whose label contains `text` is shown.
 fn wait_for_label(h: &mut Harness<'_, KibitzApp>, text: &str) {
@@ -79,7 +50,7 @@ fn san_shown(h: &Harness<'_, KibitzApp>) -> String {
 fn analysis_finds_the_mate_and_a_clicked_move_plays_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pgn = format!("[FEN \"{MATE_IN_ONE}\"]\n[SetUp \"1\"]\n\n*\n");
-    let mut h = studied(dir.path(), &pgn);
+    let mut h = common::studied(dir.path(), &pgn);
     assert!(h.query_by_label("Stop analysis").is_none());
     h.get_by_label("Start analysis").click();
     h.run_steps(2);
@@ -109,7 +80,7 @@ fn analysis_finds_the_mate_and_a_clicked_move_plays_it() {
 #[test]
 fn three_lines_follow_the_moves_and_space_plays_the_best() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut h = studied(dir.path(), "1. e4 e5 2. Nf3 *\n");
+    let mut h = common::studied(dir.path(), "1. e4 e5 2. Nf3 *\n");
     h.key_press(egui::Key::Home);
     h.run_steps(2);
     h.key_press(egui::Key::A);
@@ -178,7 +149,7 @@ fn a_second_engine_that_falls_over_is_reported_and_restarted() {
     let paths = Paths::under(dir.path().to_path_buf());
     std::fs::create_dir_all(paths.settings_file().parent().expect("a folder")).expect("settings folder");
     std::fs::write(paths.settings_file(), settings.to_json()).expect("settings");
-    let mut h = studied(dir.path(), "1. e4 e5 2. Nf3 Nc6 *\n");
+    let mut h = common::studied(dir.path(), "1. e4 e5 2. Nf3 Nc6 *\n");
     h.key_press(egui::Key::Home);
     h.run_steps(2);
     h.get_by_label("Start analysis").click();

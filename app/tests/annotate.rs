@@ -4,43 +4,15 @@
 
 mod common;
 
-use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths};
+use kibitz_app::KibitzApp;
 use kibitz_engine::Nag;
-
-struct Files(std::path::PathBuf);
-
-impl FilePicker for Files {
-    fn open_pgn(&self) -> Option<std::path::PathBuf> {
-        Some(self.0.join("game.pgn"))
-    }
-    fn save_pgn(&self, _: &str) -> Option<std::path::PathBuf> {
-        None
-    }
-}
 
 /// 2. g4?? allows 2... Qh4#, the fool's mate; the game goes on to show the blunder.
 const FOOLS_MATE: &str = "[White \"Fool\"]\n[Black \"Sage\"]\n\n1. f3 e5 2. g4 Nc6 3. Nc3 *\n";
-
-fn studied(root: &Path, pgn: &str) -> Harness<'static, KibitzApp> {
-    std::fs::write(root.join("game.pgn"), pgn).expect("write the game");
-    let options = AppOptions {
-        paths: Paths::under(root.to_path_buf()),
-        picker: Arc::new(Files(root.to_path_buf())),
-        screenshot: None,
-        open: None,
-    };
-    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
-    h.run_steps(2);
-    h.get_by_label("Open game").click();
-    common::step_until(&mut h, "the study", KibitzApp::is_study);
-    h
-}
 
 fn set_value(h: &mut Harness<'_, KibitzApp>, label: &str, value: &str) {
     h.get_by_label(label).focus();
@@ -54,7 +26,7 @@ fn set_value(h: &mut Harness<'_, KibitzApp>, label: &str, value: &str) {
 #[test]
 fn the_blunder_is_marked_and_the_summary_jumps_to_it() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut h = studied(dir.path(), FOOLS_MATE);
+    let mut h = common::studied(dir.path(), FOOLS_MATE);
     h.get_by_label("Analyze game").click();
     h.run_steps(3);
     h.get_by_label("Depth").click();
@@ -86,7 +58,7 @@ fn the_blunder_is_marked_and_the_summary_jumps_to_it() {
 #[test]
 fn a_long_annotation_is_cancelled_and_the_game_is_unchanged() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut h = studied(dir.path(), FOOLS_MATE);
+    let mut h = common::studied(dir.path(), FOOLS_MATE);
     let before = kibitz_engine::write_pgn(h.state().game());
     h.get_by_label("Analyze game").click();
     h.run_steps(3);

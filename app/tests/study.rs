@@ -1,55 +1,15 @@
 //! Studying an opened game: variations, glyphs, comments, keys, clipboard and saved positions.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths};
+use kibitz_app::KibitzApp;
 use kibitz_engine::{Nag, NodeId, read_pgn};
 
-/// Opens `game.pgn` and saves positions to `position.epd`, both in the test's folder.
-struct Files(PathBuf);
+mod common;
 
-impl FilePicker for Files {
-    fn open_pgn(&self) -> Option<PathBuf> {
-        Some(self.0.join("game.pgn"))
-    }
-    fn save_pgn(&self, _: &str) -> Option<PathBuf> {
-        Some(self.0.join("saved.pgn"))
-    }
-    fn save_position(&self, _: &str) -> Option<PathBuf> {
-        Some(self.0.join("position.epd"))
-    }
-}
-
-/// The app with its files in `root`.
-fn app(root: &Path) -> Harness<'static, KibitzApp> {
-    let options = AppOptions {
-        paths: Paths::under(root.to_path_buf()),
-        picker: Arc::new(Files(root.to_path_buf())),
-        screenshot: None,
-        open: None,
-    };
-    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
-    h.run_steps(2);
-    h
-}
-
-fn studied(root: &Path, pgn: &str) -> Harness<'static, KibitzApp> {
-    std::fs::write(root.join("game.pgn"), pgn).unwrap();
-    let mut h = app(root);
-    h.get_by_label("Open game").click();
-    let start = Instant::now();
-    while !h.state().is_study() {
-        assert!(start.elapsed() < Duration::from_secs(20), "the game did not open");
-        h.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    h.run_steps(2);
-    h
-}
+use common::{app_in as app, studied};
 
 fn click(h: &mut Harness<'_, KibitzApp>, label: &str) {
     h.get_by_label(label).click();

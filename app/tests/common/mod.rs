@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use kibitz_app::{FilePicker, KibitzApp};
+use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths};
 
 /// A file picker for tests that never open or save files.
 pub struct NoFiles;
@@ -18,6 +18,44 @@ impl FilePicker for NoFiles {
     fn save_pgn(&self, _: &str) -> Option<PathBuf> {
         None
     }
+}
+
+/// Opens `game.pgn`, saves games to `saved.pgn` and positions to `position.epd`, all in one
+/// folder (the test's).
+pub struct InFolder(pub PathBuf);
+
+impl FilePicker for InFolder {
+    fn open_pgn(&self) -> Option<PathBuf> {
+        Some(self.0.join("game.pgn"))
+    }
+    fn save_pgn(&self, _: &str) -> Option<PathBuf> {
+        Some(self.0.join("saved.pgn"))
+    }
+    fn save_position(&self, _: &str) -> Option<PathBuf> {
+        Some(self.0.join("position.epd"))
+    }
+}
+
+/// The app with its files (settings, session, opened and saved games) in `root`.
+pub fn app_in(root: &std::path::Path) -> Harness<'static, KibitzApp> {
+    let options = AppOptions {
+        paths: Paths::under(root.to_path_buf()),
+        picker: std::sync::Arc::new(InFolder(root.to_path_buf())),
+        screenshot: None,
+        open: None,
+    };
+    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
+    h.run_steps(2);
+    h
+}
+
+/// The app with its files in `root` and the game `pgn` opened (with "Open game") as a study.
+pub fn studied(root: &std::path::Path, pgn: &str) -> Harness<'static, KibitzApp> {
+    std::fs::write(root.join("game.pgn"), pgn).expect("the test's folder is writable");
+    let mut h = app_in(root);
+    h.get_by_label("Open game").click();
+    step_until(&mut h, "the study", KibitzApp::is_study);
+    h
 }
 
 /// Steps frames until `done` holds (the engine works on its own thread meanwhile), then a
