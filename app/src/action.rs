@@ -130,4 +130,14 @@ pub enum Action {
     SetEngines(Vec<kibitz_engine::EngineConfig>),
     /// Set the running clocks by hand: the player's time, then Kibitz's.
     CorrectClock(std::time::Duration, std::time::Duration),
+    /// Open the study's tags editor.
+    ShowTags,
+    /// Give the study's game these tags (the roster stays).
+    SetTags(Vec<(String, String)>),
+    /// Show the static evaluation of the position on the board, term by term.
+    ShowScore,
+    /// Replace this move of the study with the next move made from the position before it.
+    ReplaceMove(NodeId),
+    /// Keep the move that was to be replaced.
+    CancelReplace,
 }

@@ -11,7 +11,10 @@ mod clock_settings;
 mod clock_view;
 mod dialog;
 mod engines_panel;
+mod eval_breakdown;
+mod eval_graph;
 mod files;
+mod force;
 mod game_list;
 mod learning;
 mod learning_settings;
@@ -25,6 +28,7 @@ mod session;
 mod settings;
 mod side_panel;
 mod table;
+mod tags_panel;
 mod workspace;
 
 use std::sync::OnceLock;

@@ -36,13 +36,15 @@ pub struct Study {
     pub table: Table,
     /// The move shown; `None` follows the end of the main line.
     pub cursor: Option<NodeId>,
+    /// The move the next one made replaces (see `force.rs`).
+    pub replacing: Option<NodeId>,
 }
 
 impl Study {
     /// A study of `game`, shown from its start.
     #[must_use]
     pub fn new(game: GameRecord) -> Self {
-        Study { table: Table::study(game), cursor: Some(NodeId::ROOT) }
+        Study { table: Table::study(game), cursor: Some(NodeId::ROOT), replacing: None }
     }
 }
 
