@@ -219,7 +219,7 @@ mod tests {
     #[test]
     fn points_carry_chances_and_judgements() {
         let pgn = "1. e4 { [%eval 0.2] } e5 { [%eval 0.3] } 2. Qh5 { [%eval -0.1] } Ke7?? { [%eval 4.0] } \
-                   3. Qxe5+ { [%eval 6.0] } Kf6 $6 *";
+                   3. Nc3 { [%eval 4.2] } Nf6 $6 *";
         let game = read_pgn(pgn).expect("the test game reads");
         let points = points(&game);
         assert_eq!(points.len(), 7, "the start and six moves");
