@@ -22,7 +22,7 @@ const HEIGHT: f32 = 110.0;
 const AXIS_WIDTH: f32 = 26.0;
 
 /// The scores, in centipawns, labelled on the axis.
-const TICKS: [i32; 5] = [300, 100, 0, -100, -300];
+const TICKS: [i32; 5] = [500, 200, 0, -200, -500];
 
 /// One position of the main line as the graph plots it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -150,6 +150,16 @@ fn eval_graph(
             let at = pos2(x(ply), y(point.chance.unwrap_or(0.0)));
             painter.circle(at, 4.0, judgement_colour(judgement), Stroke::new(1.0, Color32::BLACK));
         }
+    }
+    if response.hover_pos().is_none() {
+        let caption = "White's winning chance, axis in pawns";
+        painter.text(
+            plot.left_top() + vec2(4.0, 2.0),
+            Align2::LEFT_TOP,
+            caption,
+            font,
+            visuals.weak_text_color(),
+        );
     }
     if let Some(pos) = response.hover_pos() {
         let point = points[ply_at(pos)];

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use egui::{Context, Grid, Id, Modal, TextEdit, WidgetInfo, accesskit};
+use egui::{Context, Id, Label, Modal, TextEdit, WidgetInfo, accesskit};
 use kibitz_engine::GameRecord;
 
 /// The Seven Tag Roster, in its order: always present, never removed.
@@ -141,10 +141,10 @@ impl TagsDialog {
             ui.heading("Tags");
             let mut remove = None;
             egui::ScrollArea::vertical().max_height(360.0).show(ui, |ui| {
-                Grid::new("tags").num_columns(3).striped(true).show(ui, |ui| {
-                    for (i, (name, value)) in self.tags.iter_mut().enumerate() {
-                        let label = ui.label(name.as_str());
-                        ui.add(TextEdit::singleline(value).desired_width(260.0)).labelled_by(label.id);
+                for (i, (name, value)) in self.tags.iter_mut().enumerate() {
+                    ui.horizontal(|ui| {
+                        let label = ui.add_sized([120.0, 20.0], Label::new(name.as_str()).truncate());
+                        ui.add(TextEdit::singleline(value).desired_width(240.0)).labelled_by(label.id);
                         if ROSTER.contains(&name.as_str()) {
                             ui.weak("roster");
                         } else {
@@ -157,9 +157,8 @@ impl TagsDialog {
                                 remove = Some(i);
                             }
                         }
-                        ui.end_row();
-                    }
-                });
+                    });
+                }
             });
             if let Some(i) = remove {
                 self.tags.remove(i);
