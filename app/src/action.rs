@@ -142,6 +142,16 @@ pub enum Action {
     ShowAnnotate,
     /// Ask for a hint (the first press shows the piece, the second the move).
     Hint,
+    /// Open the study's tags editor.
+    ShowTags,
+    /// Give the study's game these tags (the roster stays).
+    SetTags(Vec<(String, String)>),
+    /// Show the static evaluation of the position on the board, term by term.
+    ShowScore,
+    /// Replace this move of the study with the next move made from the position before it.
+    ReplaceMove(NodeId),
+    /// Keep the move that was to be replaced.
+    CancelReplace,
 }
 
 /// What the person asks of the study's analysis.

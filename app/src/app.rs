@@ -23,6 +23,7 @@ use crate::board_marks::{Arrow, Mark};
 use crate::clock_settings::ClockDialog;
 use crate::dialog::Dialog;
 use crate::engines_panel::EnginesDialog;
+use crate::eval_breakdown::ScoreDialog;
 use crate::files::{FileEvent, FilePicker, Files, NativePicker};
 use crate::game_list::{GameList, GameListEvent};
 use crate::hint::{HintShown, HintSource, Hints};
@@ -37,6 +38,7 @@ use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
 use crate::side_panel::{EngineLine, PanelModel, SidePanel};
 use crate::table::{EngineSeat, News, Seat, Table};
+use crate::tags_panel::TagsDialog;
 use crate::test_suite::TestSuiteDialog;
 use crate::workspace::{Study, Workspace, workspace_tabs};
 
@@ -504,7 +506,12 @@ impl KibitzApp {
             return;
         }
         let at = self.current();
-        match self.table_mut().conductor.game_mut().play_at(at, m) {
+        let replacing = self
+            .study
+            .as_mut()
+            .filter(|_| self.workspace == Workspace::Study)
+            .and_then(|s| s.replacing.take());
+        match crate::force::play(self.table_mut().conductor.game_mut(), replacing, at, m) {
             Ok(id) => {
                 self.set_cursor(Some(id));
                 self.board.clear();
@@ -856,6 +863,16 @@ impl KibitzApp {
                 self.dialog = None;
                 self.notices.push("The new clock applies from the next game.".into());
             }
+            Action::ShowTags => self.dialog = Some(Dialog::Tags(TagsDialog::new(self.table().game()))),
+            Action::SetTags(tags) => {
+                self.dialog = None;
+                self.edit(|g| crate::tags_panel::set_tags(g, &tags));
+            }
+            Action::ShowScore => {
+                self.dialog = Some(Dialog::Score(ScoreDialog::new(self.table().game(), self.current())))
+            }
+            Action::ReplaceMove(id) => self.study.iter_mut().for_each(|s| s.replace_next(id)),
+            Action::CancelReplace => self.study.iter_mut().for_each(|s| s.replacing = None),
             Action::CorrectClock(player, engine) => {
                 self.dialog = None;
                 match self.play.conductor.clock_mut() {
@@ -1122,6 +1139,7 @@ impl KibitzApp {
             self.can_move(),
         );
         let cursor = self.cursor();
+        let replacing = self.study.as_ref().filter(|_| study).and_then(|s| s.replacing);
         // The table shown, borrowed field by field so that the panels can be drawn beside it.
         let has_study = self.study.is_some();
         let (table, mut analysis) = match (&mut self.study, self.workspace) {
@@ -1217,12 +1235,16 @@ impl KibitzApp {
             if let Some(list) = self.game_list.as_mut() {
                 listed = list.ui(ui);
             } else if let Some(pieces) = &self.pieces {
-                match (self.editor.as_mut(), bar) {
-                    (Some(editor), _) => edited = editor.ui(ui, pieces),
-                    (None, Some(score)) => {
-                        played = board_with_bar(ui, &mut self.board, &view, pieces, score);
+                match self.editor.as_mut() {
+                    Some(editor) => edited = editor.ui(ui, pieces),
+                    None => {
+                        crate::force::replace_banner(ui, table.game(), replacing, &mut actions);
+                        crate::eval_graph::eval_graph_panel(ui, table.game(), current, &mut actions);
+                        played = match bar {
+                            Some(score) => board_with_bar(ui, &mut self.board, &view, pieces, score),
+                            None => board_ui(ui, &mut self.board, &view, pieces),
+                        };
                     }
-                    (None, None) => played = board_ui(ui, &mut self.board, &view, pieces),
                 }
             }
         });

@@ -9,11 +9,13 @@ use crate::action::Action;
 use crate::annotate_dialog::{AnnotateDialog, AnnotateResult};
 use crate::clock_settings::{ClockDialog, ClockDialogResult};
 use crate::engines_panel::{EnginesDialog, EnginesResult};
+use crate::eval_breakdown::ScoreDialog;
 use crate::learning_settings::{LearningDialog, LearningDialogResult};
 use crate::new_game::NewGameDialog;
 use crate::policy_settings::{PolicyDialog, PolicyDialogResult};
 use crate::prompts::{confirm_resign_ui, game_over_ui, resume_ui};
 use crate::session::SavedGame;
+use crate::tags_panel::{TagsDialog, TagsResult};
 use crate::test_suite::{TestSuiteDialog, TestSuiteResult};
 
 /// A modal dialog.
@@ -44,6 +46,10 @@ pub enum Dialog {
     ConfirmResign,
     /// The game is over: its result and why.
     GameOver,
+    /// The study's tags.
+    Tags(TagsDialog),
+    /// The static evaluation of a position, term by term.
+    Score(ScoreDialog),
 }
 
 impl Dialog {
@@ -97,6 +103,16 @@ impl Dialog {
             },
             Dialog::ConfirmResign => confirm_resign_ui(ctx, actions),
             Dialog::GameOver => game_over_ui(ctx, game, note, actions),
+            Dialog::Tags(dialog) => match dialog.ui(ctx) {
+                TagsResult::Open => {}
+                TagsResult::Cancel => actions.push(Action::CloseDialog),
+                TagsResult::Apply(tags) => actions.push(Action::SetTags(tags)),
+            },
+            Dialog::Score(dialog) => {
+                if !dialog.ui(ctx) {
+                    actions.push(Action::CloseDialog);
+                }
+            }
         }
     }
 }

@@ -15,7 +15,10 @@ mod dialog;
 mod engine_choice;
 mod engines_panel;
 mod eval_bar;
+mod eval_breakdown;
+mod eval_graph;
 mod files;
+mod force;
 mod game_list;
 mod hint;
 mod learning;
@@ -30,6 +33,7 @@ mod session;
 mod settings;
 mod side_panel;
 mod table;
+mod tags_panel;
 mod test_suite;
 mod workspace;
 

@@ -52,6 +52,19 @@ pub fn edit_toolbar(
         }
     });
     ui.horizontal_wrapped(|ui| {
+        let replace = ui.add_enabled(is_move, egui::Button::new("Replace move"));
+        if replace.on_hover_text("The next move made replaces this one, which stays as a variation").clicked()
+        {
+            actions.push(Action::ReplaceMove(current));
+        }
+        if ui.button("Edit tags").clicked() {
+            actions.push(Action::ShowTags);
+        }
+        if ui.button("Score").on_hover_text("The static evaluation of the position, term by term").clicked() {
+            actions.push(Action::ShowScore);
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
         for n in KEY_NAGS {
             let nag = Nag(n);
             let symbol = nag_symbol(nag).unwrap_or("?");
@@ -174,6 +187,10 @@ fn move_ui(
             }
             if ui.button("Delete after").clicked() {
                 actions.push(Action::DeleteAfter(id));
+                ui.close();
+            }
+            if ui.button("Replace with the next move").clicked() {
+                actions.push(Action::ReplaceMove(id));
                 ui.close();
             }
         });

@@ -40,13 +40,20 @@ pub struct Study {
     pub cursor: Option<NodeId>,
     /// The engines analysing the position shown.
     pub analysis: AnalysisPanel,
+    /// The move the next one made replaces (see `force.rs`).
+    pub replacing: Option<NodeId>,
 }
 
 impl Study {
     /// A study of `game`, shown from its start.
     #[must_use]
     pub fn new(game: GameRecord) -> Self {
-        Study { table: Table::study(game), cursor: Some(NodeId::ROOT), analysis: AnalysisPanel::default() }
+        Study {
+            table: Table::study(game),
+            cursor: Some(NodeId::ROOT),
+            analysis: AnalysisPanel::default(),
+            replacing: None,
+        }
     }
 }
 

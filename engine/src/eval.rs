@@ -7,6 +7,7 @@
 //! danger, being quadratic, is outside that model and counts as fixed there.
 
 mod attacks;
+mod breakdown;
 mod king_safety;
 mod masks;
 mod mobility;
@@ -19,6 +20,7 @@ mod threats;
 mod trace;
 mod weights;
 
+pub use breakdown::{Breakdown, EvalPart, breakdown};
 pub use trace::{EvalTrace, Term, current_weights, trace};
 
 use shakmaty::{Board, Chess, Color, Position};

@@ -3,6 +3,7 @@
 
 mod annotation;
 mod node;
+mod replace;
 
 pub use annotation::{Eval, Nag, clock_in, eval_in, nag_symbol};
 pub(crate) use annotation::{clock_command, eval_command, take_commands};
@@ -395,6 +396,16 @@ impl GameRecord {
     /// Sets a tag, keeping the order of existing ones.
     pub fn set_tag(&mut self, name: &str, value: &str) {
         set_in(&mut self.tags, name, value);
+    }
+
+    /// Removes a tag. The Seven Tag Roster stays: removing one of those does nothing.
+    /// Returns whether a tag was removed.
+    pub fn remove_tag(&mut self, name: &str) -> bool {
+        let before = self.tags.len();
+        if !SEVEN_TAGS.contains(&name) {
+            self.tags.retain(|(n, _)| n != name);
+        }
+        self.tags.len() < before
     }
 
     /// All tags in order, the Seven Tag Roster first.
@@ -912,5 +923,16 @@ mod tests {
         game.delete_after(root);
         assert!(game.is_empty());
         assert_eq!(game.position_at_node(nf3), game.start(), "a stale id falls back to the start");
+    }
+
+    #[test]
+    fn tags_are_removed_but_the_roster_stays() {
+        let mut game = GameRecord::new();
+        game.set_tag("Annotator", "Kibitz");
+        assert!(game.remove_tag("Annotator"));
+        assert_eq!(game.tag("Annotator"), None);
+        assert!(!game.remove_tag("Annotator"), "already gone");
+        assert!(!game.remove_tag("White"), "the Seven Tag Roster stays");
+        assert_eq!(game.tag("White"), Some("?"));
     }
 }

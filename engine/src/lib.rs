@@ -59,7 +59,7 @@ pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_
 pub use conductor::{Conductor, GameEvent};
 pub use database::{Column, GameHeader, GameIndex, IndexJob, IndexProgress};
 pub use epd::{EpdSuiteError, EpdTest};
-pub use eval::{EvalTrace, Term, current_weights, evaluate, trace};
+pub use eval::{Breakdown, EvalPart, EvalTrace, Term, breakdown, current_weights, evaluate, trace};
 pub use game::{
     Ending, Eval, GameRecord, IllegalMove, Nag, Node, NodeId, Termination, clock_in, eval_in, nag_symbol,
 };
