@@ -5,12 +5,13 @@
 //!
 //! The files of this module, one concept each: `key` (positions and moves as a book names
 //! them), `stats`, `entry`, `file` (Kibitz's own format), `polyglot` (`.bin` import and export),
-//! `build` (from PGN), `nags` (user values from annotated PGN), `choose` (Terra's and Crafty's
+//! `build` (from PGN), `document` (a book being edited, with undo), `nags` (user values from annotated PGN), `choose` (Terra's and Crafty's
 //! selection), `learn` (book and result learning), `postbook`, `positions` (position learning),
 //! `learned_error` (why a learned-data file was refused).
 
 mod build;
 mod choose;
+mod document;
 mod entry;
 mod error;
 mod file;
@@ -25,6 +26,7 @@ mod stats;
 
 pub use build::{BookBuilder, BuildJob, BuildOptions, BuildProgress};
 pub use choose::{BookMode, BookSettings, Candidate, Choice, CraftyWeights, Exclusion, Group, RandomType};
+pub use document::{BookDocument, BookEdit, EditError};
 pub use entry::BookEntry;
 pub use error::BookError;
 pub use key::{book_key, decode_move, encode_move, move_code_text};
