@@ -17,6 +17,8 @@ const COMMANDS: &[&[&str]] = &[
     &["book", "nags"],
     &["book", "nags", "import"],
     &["book", "nags", "export"],
+    &["book", "set"],
+    &["book", "remove"],
     &["book", "export"],
     &["book", "probe"],
     &["book", "learn-export"],
@@ -78,6 +80,9 @@ fn malformed_command_lines_are_errors_with_code_two() {
         &["test", "suite.epd", "--time", "0"],
         &["test", "suite.epd", "--time", "1", "--workers", "17"],
         &["annotate", "in.pgn"],
+        &["book", "set", "a.kbook", "startpos", "e4"],
+        &["book", "set", "a.kbook", "startpos", "e4", "--value", "101"],
+        &["book", "remove", "a.kbook", "startpos"],
         &["annotate", "in.pgn", "out.pgn", "--margin", "x"],
         &["--screenshot"],
         &["a.pgn", "b.pgn"],
@@ -159,4 +164,59 @@ fn test_reports_a_bad_suite_and_a_dead_engine() {
     assert!(stderr.contains("the engine failed at position 3"), "{stderr}");
     assert!(stderr.contains("crashed"), "{stderr}");
     assert_eq!(String::from_utf8_lossy(&output.stdout).lines().last(), Some("solved 2 of 2"));
+}
+
+#[test]
+fn book_set_and_remove_edit_a_book_and_refuse_what_they_cannot_do() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pgn = dir.path().join("lines.pgn");
+    std::fs::write(&pgn, "1. e4 e5 2. Nf3 Nc6 *\n\n1. e4 c5 2. Nf3 d6 *\n\n1. d4 d5 *\n").expect("pgn");
+    let book = dir.path().join("my.kbook");
+    let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    let built = run(&["book", "build", &path(&pgn), &path(&book)]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let probe = |book: &std::path::Path| {
+        String::from_utf8_lossy(&run(&["book", "probe", &path(book)]).stdout).into_owned()
+    };
+
+    // `!!` makes 1. d4 the only move played.
+    let set = run(&["book", "set", &path(&book), "startpos", "d4", "--nag", "!!"]);
+    let text = String::from_utf8_lossy(&set.stdout);
+    assert!(set.status.success(), "{}", String::from_utf8_lossy(&set.stderr));
+    assert!(text.contains("set d4: user 100"), "{text}");
+    let probed = probe(&book);
+    let d4 = probed.lines().find(|l| l.contains("d2d4") || l.contains("d4")).unwrap_or_default();
+    assert!(d4.contains("prob 100.00%"), "{probed}");
+
+    // Removing 1. e4 takes its subtree: 1... e5, 1... c5 and what follows.
+    let removed = run(&["book", "remove", &path(&book), "startpos", "e2e4"]);
+    let text = String::from_utf8_lossy(&removed.stdout);
+    assert!(removed.status.success(), "{}", String::from_utf8_lossy(&removed.stderr));
+    assert!(text.starts_with("removed e4 and 6 moves after it"), "{text}");
+
+    // Refused, and the book is left as it was: an illegal move, a move not in the book, a
+    // NAG that sets no value, a Polyglot book.
+    let before = std::fs::read(&book).expect("book");
+    for args in [
+        vec!["book", "set", "BOOK", "startpos", "e5", "--value", "50"],
+        vec!["book", "remove", "BOOK", "startpos", "a3"],
+        vec!["book", "set", "BOOK", "startpos", "d4", "--nag", "+-"],
+    ] {
+        let args: Vec<String> =
+            args.iter().map(|a| if *a == "BOOK" { path(&book) } else { (*a).to_string() }).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = run(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("kibitz book: "), "{stderr}");
+        assert_eq!(std::fs::read(&book).expect("book"), before, "{args:?} left the book alone");
+    }
+    let polyglot = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/books/lasker-trap.bin");
+    let copy = dir.path().join("trap.bin");
+    std::fs::copy(polyglot, &copy).expect("copy");
+    let output = run(&["book", "set", &path(&copy), "startpos", "e4", "--value", "50"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr.contains("holds no user values"), "{stderr}");
+    assert_eq!(std::fs::read(&copy).expect("copy"), std::fs::read(polyglot).expect("book"));
 }

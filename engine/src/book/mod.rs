@@ -15,6 +15,7 @@ mod document;
 mod entry;
 mod error;
 mod file;
+pub(crate) use file::MAGIC;
 mod key;
 mod learn;
 mod learned_error;

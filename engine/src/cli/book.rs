@@ -49,6 +49,10 @@ pub enum BookCommand {
     },
     /// Lists the book moves of a position, each with its probability or why it is excluded.
     Probe(ProbeArgs),
+    /// Sets a move's user value (or NAG, or play percentage) in a book, adding the move if needed.
+    Set(super::book_edit::SetArgs),
+    /// Removes a move and the positions only it leads to from a book.
+    Remove(super::book_edit::RemoveArgs),
     /// Writes what a book learned as text (Crafty's book.lrn).
     LearnExport {
         /// The book.
@@ -211,6 +215,8 @@ impl BookCommand {
                 Ok(format!("exported: {} entries -> {}", book.to_polyglot().len() / 16, out.display()))
             }
             BookCommand::Probe(args) => probe(&args),
+            BookCommand::Set(args) => args.execute(),
+            BookCommand::Remove(args) => args.execute(),
             BookCommand::LearnExport { book, out } => {
                 let text = open(&book)?.export_learning();
                 crate::write_atomic(&out, text.as_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;

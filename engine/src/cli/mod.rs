@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod annotate;
 mod book;
+mod book_edit;
 mod pgn;
 mod progress;
 mod selfplay;
