@@ -140,6 +140,8 @@ pub enum Action {
     Analysis(AnalysisAction),
     /// Open the "Analyze game" window for the game shown.
     ShowAnnotate,
+    /// Something the Book workspace asks (save the edited book).
+    Book(crate::book_view::BookRequest),
     /// Ask for a hint (the first press shows the piece, the second the move).
     Hint,
     /// Open the study's tags editor.

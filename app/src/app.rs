@@ -20,6 +20,7 @@ use crate::annotate_dialog::AnnotateDialog;
 use crate::board::{BoardState, BoardView, board_ui};
 use crate::board_editor::{BoardEditor, EditorEvent};
 use crate::board_marks::{Arrow, Mark};
+use crate::book_view::BookView;
 use crate::clock_settings::ClockDialog;
 use crate::dialog::Dialog;
 use crate::engines_panel::EnginesDialog;
@@ -43,6 +44,7 @@ use crate::test_suite::TestSuiteDialog;
 use crate::workspace::{Study, Workspace, workspace_tabs};
 
 mod analysis;
+mod book;
 mod hints;
 
 use analysis::board_with_bar;
@@ -109,6 +111,8 @@ pub struct KibitzApp {
     note: Option<String>,
     /// The hints of the game being played.
     hints: Hints,
+    /// The Book workspace, once opened.
+    book: Option<BookView>,
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
@@ -180,6 +184,7 @@ impl KibitzApp {
             engine_offer: None,
             note: None,
             hints: Hints::default(),
+            book: None,
             learning,
             files,
             pieces: None,
@@ -654,6 +659,7 @@ impl KibitzApp {
         match action {
             Action::ShowWorkspace(workspace) => self.show_workspace(workspace),
             Action::Analysis(action) => self.apply_analysis(action),
+            Action::Book(request) => self.book_request(request),
             Action::Hint => self.hint(),
             Action::ShowNewGame => self.dialog = Some(Dialog::NewGame(NewGameDialog::new(&self.settings))),
             Action::CloseDialog => {
@@ -926,6 +932,7 @@ impl KibitzApp {
         self.workspace = workspace;
         self.board.clear();
         self.follow_analysis();
+        self.open_book_view();
     }
 
     /// Reads pasted text: a FEN starts a study of that position, a PGN opens the game.
@@ -1001,6 +1008,9 @@ impl KibitzApp {
             || self.game_list.is_some()
             || self.board.is_promoting()
         {
+            return;
+        }
+        if self.book_keys(ctx) {
             return;
         }
         let game = self.table().game();
@@ -1182,11 +1192,17 @@ impl KibitzApp {
         egui::Panel::top("workspaces").show(ui, |ui| {
             workspace_tabs(ui, self.workspace, has_study, &mut actions);
         });
-        egui::Panel::right("side-panel")
-            .resizable(true)
-            .default_size(340.0)
-            .min_size(260.0)
-            .show(ui, |ui| self.side_panel.ui(ui, &model, &mut actions));
+        egui::Panel::right("side-panel").resizable(true).default_size(340.0).min_size(260.0).show(ui, |ui| {
+            match self.book.as_mut().filter(|_| self.workspace == Workspace::Book) {
+                Some(book) => {
+                    crate::side_panel::notices_ui(ui, &self.notices, &mut actions);
+                    if let Some(request) = book.ui(ui, &self.settings.book) {
+                        actions.push(Action::Book(request));
+                    }
+                }
+                None => self.side_panel.ui(ui, &model, &mut actions),
+            }
+        });
 
         if let Some(analysis) = analysis.as_deref_mut() {
             let engines: Vec<String> = self.settings.engines.iter().map(|e| e.name.clone()).collect();
@@ -1212,7 +1228,9 @@ impl KibitzApp {
             .as_deref()
             .filter(|a| a.is_on())
             .map(|a| a.lead().and_then(|l| l.best()).map(|line| line.white_score));
-        let position = table.game().position_at_node(current);
+        let in_book = self.book.as_ref().filter(|_| self.workspace == Workspace::Book);
+        let position = in_book.map_or_else(|| table.game().position_at_node(current), BookView::position);
+        let arrows = in_book.map_or(arrows, |b| b.arrows(&self.settings.book));
         let (marks, arrows) = match self.hints.shown(position).filter(|_| !study) {
             Some(HintShown::Piece(square)) => (vec![Mark { square, color: Mark::NOTE }], arrows),
             Some(HintShown::Move(m, source)) => {
@@ -1223,8 +1241,8 @@ impl KibitzApp {
         };
         let view = BoardView {
             position,
-            last_move: table.game().node(current).and_then(|n| n.mv()),
-            interactive,
+            last_move: if in_book.is_some() { None } else { table.game().node(current).and_then(|n| n.mv()) },
+            interactive: interactive || in_book.is_some(),
             arrows: &arrows,
             marks: &marks,
         };
@@ -1272,7 +1290,10 @@ impl KibitzApp {
             None => {}
         }
         if let Some(m) = played {
-            self.board_move(m);
+            match self.book.as_mut().filter(|_| self.workspace == Workspace::Book) {
+                Some(book) => book.play(m),
+                None => self.board_move(m),
+            }
         }
 
         if let Some(dialog) = self.dialog.as_mut() {

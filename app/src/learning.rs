@@ -70,6 +70,17 @@ impl Learning {
         self.inner.book()
     }
 
+    /// The player's book whether or not Kibitz plays from it, for the book editor.
+    #[must_use]
+    pub fn own_book(&self) -> Option<Arc<Book>> {
+        self.inner.own_book()
+    }
+
+    /// Adopts an edited book; the file to write, or `None` while learning from a game runs.
+    pub fn replace_book(&mut self, book: Arc<Book>) -> Option<(PathBuf, Vec<u8>)> {
+        self.inner.replace_book(book)
+    }
+
     /// The command that gives the engine what was learned and is switched on.
     #[must_use]
     pub fn command(&self) -> Command {

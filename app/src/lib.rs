@@ -9,6 +9,7 @@ mod board;
 mod board_editor;
 mod board_geometry;
 mod board_marks;
+mod book_view;
 mod clock_settings;
 mod clock_view;
 mod dialog;

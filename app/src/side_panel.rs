@@ -103,14 +103,7 @@ impl SidePanel {
     }
 
     fn body(&mut self, ui: &mut Ui, model: &PanelModel<'_>, actions: &mut Vec<Action>) {
-        for (i, notice) in model.notices.iter().enumerate() {
-            ui.horizontal_wrapped(|ui| {
-                ui.colored_label(ui.visuals().warn_fg_color, notice);
-                if ui.small_button("Dismiss").clicked() {
-                    actions.push(Action::DismissNotice(i));
-                }
-            });
-        }
+        notices_ui(ui, model.notices, actions);
         ui.heading(status_text(model));
         ui.horizontal_wrapped(|ui| {
             if ui.button("New game").clicked() {
@@ -274,6 +267,18 @@ impl SidePanel {
             ui.colored_label(ui.visuals().error_fg_color, error);
         }
         let _ = model;
+    }
+}
+
+/// The messages for the player, each with its Dismiss button.
+pub fn notices_ui(ui: &mut Ui, notices: &[String], actions: &mut Vec<Action>) {
+    for (i, notice) in notices.iter().enumerate() {
+        ui.horizontal_wrapped(|ui| {
+            ui.colored_label(ui.visuals().warn_fg_color, notice);
+            if ui.small_button("Dismiss").clicked() {
+                actions.push(Action::DismissNotice(i));
+            }
+        });
     }
 }
 

@@ -18,6 +18,8 @@ pub enum Workspace {
     Play,
     /// The opened game.
     Study,
+    /// The player's opening book, to see and shape.
+    Book,
 }
 
 impl Workspace {
@@ -27,6 +29,7 @@ impl Workspace {
         match self {
             Workspace::Play => "Play",
             Workspace::Study => "Study",
+            Workspace::Book => "Book",
         }
     }
 }
@@ -60,8 +63,8 @@ impl Study {
 /// The row of workspace tabs; a tab without content (no study open) is disabled.
 pub fn workspace_tabs(ui: &mut Ui, active: Workspace, has_study: bool, actions: &mut Vec<Action>) {
     ui.horizontal(|ui| {
-        for workspace in [Workspace::Play, Workspace::Study] {
-            let enabled = workspace == Workspace::Play || has_study;
+        for workspace in [Workspace::Play, Workspace::Study, Workspace::Book] {
+            let enabled = workspace != Workspace::Study || has_study;
             let tab =
                 ui.add_enabled(enabled, egui::Button::selectable(active == workspace, workspace.label()));
             if tab.clicked() && active != workspace {

@@ -333,6 +333,26 @@ impl Learning {
         self.book.clone().filter(|_| self.settings.own_book)
     }
 
+    /// The player's book whether or not Kibitz plays from it, to edit it (a copy is taken
+    /// only when it is changed).
+    #[must_use]
+    pub fn own_book(&self) -> Option<Arc<Book>> {
+        self.book.clone()
+    }
+
+    /// Adopts an edited book as the player's book: returns the file to write (path and bytes,
+    /// to write atomically) and from now on plays and learns from it; send [`Learning::book`]
+    /// to the engine. `None`, and nothing changes, while learning from a game runs (its result
+    /// would overwrite the edit).
+    pub fn replace_book(&mut self, book: Arc<Book>) -> Option<(PathBuf, Vec<u8>)> {
+        if self.is_learning() {
+            return None;
+        }
+        let bytes = book.to_bytes();
+        self.book = Some(book);
+        Some((self.files.book.clone(), bytes))
+    }
+
     /// The command that gives the engine what was learned: the learned positions (when
     /// position learning is on) and the PostBook (when book learning and the PostBook are on),
     /// if not empty.

@@ -222,6 +222,30 @@ impl BookDocument {
         Ok(())
     }
 
+    /// Applies an edit that continues the last one on the same entries (a value being dragged):
+    /// one undo step restores the state before the whole drag.
+    ///
+    /// # Errors
+    /// As [`BookDocument::apply`].
+    pub fn apply_continuing(&mut self, edit: BookEdit) -> Result<(), EditError> {
+        let same = match (self.undo.last(), &edit) {
+            (Some(last), BookEdit::SetUser { key, mv, .. } | BookEdit::SetPlay { key, mv, .. }) => {
+                self.redo.is_empty()
+                    && last.after.len() == 1
+                    && (last.after[0].0, last.after[0].1) == (*key, *mv)
+            }
+            _ => false,
+        };
+        self.apply(edit)?;
+        if same
+            && let Some(latest) = self.undo.pop()
+            && let Some(first) = self.undo.last_mut()
+        {
+            first.after = latest.after;
+        }
+        Ok(())
+    }
+
     /// Undoes the last edit; returns whether there was one.
     pub fn undo(&mut self) -> bool {
         let Some(change) = self.undo.pop() else { return false };
@@ -404,6 +428,22 @@ mod tests {
         doc.apply(BookEdit::remove(&start, nf3_first)).expect("remove 1. Nf3");
         assert!(!has(&doc, &after_1nf3, play(&after_1nf3, "e5").0));
         assert!(has(&doc, &after_e5, nf3), "1. e4 e5 2. Nf3 stays");
+    }
+
+    #[test]
+    fn a_drag_is_one_undo_step() {
+        let start = Chess::default();
+        let (e4, _) = play(&start, "e4");
+        let mut doc = BookDocument::new(book());
+        for v in [10, 40, 90] {
+            doc.apply_continuing(BookEdit::set_user(&start, e4, Some(v))).expect("edit");
+        }
+        assert_eq!(doc.book().get(book_key(&start), encode_move(e4)).and_then(|e| e.user), Some(90));
+        assert!(doc.undo());
+        assert_eq!(doc.book(), &book(), "one undo restores the state before the drag");
+        assert!(!doc.can_undo());
+        assert!(doc.redo());
+        assert_eq!(doc.book().get(book_key(&start), encode_move(e4)).and_then(|e| e.user), Some(90));
     }
 
     #[test]

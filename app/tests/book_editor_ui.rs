@@ -1,0 +1,76 @@
+//! The Book workspace, clicked through by accessible labels: the player's book position by
+//! position, a NAG that changes every probability at once, undo and redo, following a line,
+//! and Save, after which the book file holds the edit.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::kittest::{NodeT, Queryable};
+use kibitz_app::{KibitzApp, Paths};
+use kibitz_engine::{Book, book_key, encode_move};
+use shakmaty::{Chess, san::San};
+
+/// The probabilities shown, in the order of the rows.
+fn chances(h: &egui_kittest::Harness<'_, KibitzApp>) -> Vec<String> {
+    h.query_all_by(|n| {
+        n.role() == egui::accesskit::Role::Label
+            && n.value().is_some_and(|v| v.ends_with('%') || v.starts_with("excluded"))
+    })
+    .filter_map(|n| n.accesskit_node().value())
+    .collect()
+}
+
+#[test]
+fn a_nag_changes_every_probability_undo_redo_and_save() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = common::app_in(dir.path());
+    h.get_by_label("Book").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("Opening book").is_some());
+    let before = chances(&h);
+    assert!(before.len() >= 3, "the book has moves in the initial position: {before:?}");
+    assert!(!before.contains(&"100.0%".to_string()));
+
+    // !! on 1. d4: it is always played, every other move is excluded.
+    h.get_by_label("!! d4").click();
+    h.run_steps(2);
+    let always = chances(&h);
+    assert_eq!(always.iter().filter(|c| *c == "100.0%").count(), 1, "{always:?}");
+    assert!(always.iter().filter(|c| c.starts_with("excluded")).count() == always.len() - 1, "{always:?}");
+
+    // Undo and redo, by keys.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(chances(&h), before, "undo restores every probability");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    h.run_steps(2);
+    assert_eq!(chances(&h), always, "redo applies the edit again");
+
+    // Clicking a move follows the line.
+    h.get_by_label("d4").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("1. d4").is_some(), "the line shown");
+    h.key_press(egui::Key::ArrowLeft);
+    h.run_steps(2);
+    assert!(h.query_by_label("The initial position").is_some());
+
+    // Save: the player's book file has the edit.
+    h.get_by_label("Save book").click();
+    let file = Paths::under(dir.path().to_path_buf()).book_file();
+    let start = Chess::default();
+    let d4 = "d4".parse::<San>().expect("SAN").to_move(&start).expect("legal");
+    let started = Instant::now();
+    loop {
+        h.step();
+        let saved = Book::load(&file)
+            .ok()
+            .and_then(|b| b.get(book_key(&start), encode_move(d4)).and_then(|e| e.user));
+        if saved == Some(100) {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the book file has 1. d4 at 100");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(h.query_by_label_contains("The book is saved").is_some());
+}
