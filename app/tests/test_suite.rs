@@ -50,18 +50,23 @@ fn wait_for_text(h: &mut Harness<'_, KibitzApp>, part: &str) {
     h.run_steps(2);
 }
 
-#[test]
-fn a_suite_runs_with_kibitz_and_a_position_opens_as_a_study() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let suite = dir.path().join("tiny.epd");
-    std::fs::write(&suite, SUITE).expect("suite written");
-    let mut h = app(dir.path());
+/// Opens the Test suite window and types the suite's path.
+fn type_suite(h: &mut Harness<'_, KibitzApp>, suite: &Path) {
     h.get_by_label("Test suite").click();
     h.run_steps(3);
     h.get_by_label("Suite file").focus();
     h.step();
     h.get_by_label("Suite file").type_text(&suite.display().to_string());
     h.run_steps(2);
+}
+
+#[test]
+fn a_suite_runs_with_kibitz_and_a_position_opens_as_a_study() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let suite = dir.path().join("tiny.epd");
+    std::fs::write(&suite, SUITE).expect("suite written");
+    let mut h = app(dir.path());
+    type_suite(&mut h, &suite);
     // Kibitz is the engine unless another is chosen.
     assert!(has_text(&h, "Kibitz"));
     h.get_by_label("Run").click();
@@ -91,12 +96,7 @@ fn a_malformed_suite_is_explained_with_its_line() {
     let suite = dir.path().join("bad.epd");
     std::fs::write(&suite, "title a\nsetboard 6k1/5ppp/8/8/8/8/8/R5K1 w\nsolution Qh5\n").expect("written");
     let mut h = app(dir.path());
-    h.get_by_label("Test suite").click();
-    h.run_steps(3);
-    h.get_by_label("Suite file").focus();
-    h.step();
-    h.get_by_label("Suite file").type_text(&suite.display().to_string());
-    h.run_steps(2);
+    type_suite(&mut h, &suite);
     h.get_by_label("Run").click();
     wait_for_text(&mut h, "line 3: illegal move 'Qh5'");
 }
