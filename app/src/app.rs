@@ -1196,7 +1196,7 @@ impl KibitzApp {
             match self.book.as_mut().filter(|_| self.workspace == Workspace::Book) {
                 Some(book) => {
                     crate::side_panel::notices_ui(ui, &self.notices, &mut actions);
-                    if let Some(request) = book.ui(ui, &self.settings.book) {
+                    if let Some(request) = book.ui(ui, &mut self.settings.book) {
                         actions.push(Action::Book(request));
                     }
                 }

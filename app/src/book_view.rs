@@ -21,6 +21,8 @@ const NAGS: [(&str, u8); 6] = [("!!", 3), ("!", 1), ("!?", 5), ("?!", 6), ("?", 
 pub enum BookRequest {
     /// Hand the edited book to the engine and write it.
     Save,
+    /// The selection rules changed: keep them and give them to the engine.
+    Rules,
 }
 
 /// The book being edited and the line shown.
@@ -110,7 +112,7 @@ impl BookView {
     }
 
     /// Shows the panel.
-    pub fn ui(&mut self, ui: &mut Ui, settings: &BookSettings) -> Option<BookRequest> {
+    pub fn ui(&mut self, ui: &mut Ui, settings: &mut BookSettings) -> Option<BookRequest> {
         let mut request = None;
         ui.heading("Opening book");
         ui.horizontal_wrapped(|ui| {
@@ -144,11 +146,14 @@ impl BookView {
         if let Some(error) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, error);
         }
-        ui.weak(format!(
-            "{} positions, {} moves; the selection rules are in Learning and book settings.",
-            self.doc.book().positions(),
-            self.doc.book().len()
-        ));
+        ui.weak(format!("{} positions, {} moves", self.doc.book().positions(), self.doc.book().len()));
+        let before = *settings;
+        egui::CollapsingHeader::new("Selection rules")
+            .show(ui, |ui| crate::learning_settings::rules_ui(ui, settings));
+        if *settings != before {
+            *settings = settings.sanitized();
+            request = Some(BookRequest::Rules);
+        }
         ui.separator();
         let candidates = self.candidates(settings);
         let mut clicked = None;

@@ -148,8 +148,13 @@ impl LearningDialog {
 fn book_ui(ui: &mut Ui, d: &mut LearningChoices) {
     ui.strong("Opening book");
     ui.checkbox(&mut d.own_book, "Play from the opening book");
-    let b = &mut d.book;
-    ui.add_enabled_ui(d.own_book, |ui| {
+    ui.add_enabled_ui(d.own_book, |ui| rules_ui(ui, &mut d.book));
+}
+
+/// How the book chooses: Terra's or Crafty's rules and their numbers (here and in the Book
+/// workspace, where every change shows the new probabilities at once).
+pub fn rules_ui(ui: &mut Ui, b: &mut BookSettings) {
+    {
         ui.horizontal(|ui| {
             ui.radio_value(&mut b.mode, BookMode::Terra, "Terra's rules");
             ui.radio_value(&mut b.mode, BookMode::Crafty, "Crafty's rules");
@@ -197,7 +202,7 @@ fn book_ui(ui: &mut Ui, d: &mut LearningChoices) {
                 });
             }
         }
-    });
+    }
 }
 
 /// One grid row: a label and the number field it names.

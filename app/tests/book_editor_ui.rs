@@ -32,6 +32,19 @@ fn a_nag_changes_every_probability_undo_redo_and_save() {
     assert!(before.len() >= 3, "the book has moves in the initial position: {before:?}");
     assert!(!before.contains(&"100.0%".to_string()));
 
+    // The selection rules sit in the panel: Terra's "best value" leaves one move at 100%.
+    h.get_by_label("Selection rules").click();
+    h.run_steps(2);
+    h.get_by_label("Best value, no randomness").click();
+    h.run_steps(2);
+    let best = chances(&h);
+    assert_eq!(best.iter().filter(|c| *c == "100.0%").count(), 1, "{best:?}");
+    // The panel widens to the longer words; let it settle before the next click.
+    h.run_steps(10);
+    h.get_by_label("Learned win%, else frequency").click();
+    h.run_steps(2);
+    assert_eq!(chances(&h), before, "back to the default rule");
+
     // !! on 1. d4: it is always played, every other move is excluded.
     h.get_by_label("!! d4").click();
     h.run_steps(2);

@@ -62,6 +62,10 @@ impl KibitzApp {
                     ),
                 }
             }
+            BookRequest::Rules => {
+                self.learning.configure(&self.settings);
+                self.send_learning();
+            }
         }
     }
 }
