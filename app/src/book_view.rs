@@ -7,11 +7,16 @@
 //! Save hands the book to Kibitz's engine and writes it.
 
 use egui::{Grid, RichText, ScrollArea, Slider, Ui};
-use kibitz_engine::{Book, BookDocument, BookEdit, BookSettings, Candidate, Exclusion, nag_value};
+use std::collections::{HashSet, VecDeque};
+
+use kibitz_engine::{Book, BookDocument, BookEdit, BookSettings, Candidate, Exclusion, book_key, nag_value};
 use shakmaty::san::San;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::board_marks::Arrow;
+
+/// How far "next choice" looks ahead, in plies.
+pub const CHOICE_PLIES: usize = 40;
 
 /// The NAG buttons, with the code each stands for.
 const NAGS: [(&str, u8); 6] = [("!!", 3), ("!", 1), ("!?", 5), ("?!", 6), ("?", 2), ("??", 4)];
@@ -85,6 +90,40 @@ impl BookView {
         self.doc.redo();
     }
 
+    /// Follows the book from the position shown, breadth first, to the nearest position where
+    /// `side` is to move and more than one book move may be played, and shows it (with its
+    /// line). Returns whether one was found within [`CHOICE_PLIES`] plies.
+    pub fn next_choice(&mut self, side: Color, settings: &BookSettings) -> bool {
+        let mut queue = VecDeque::from([(self.position.clone(), self.line.clone())]);
+        let mut seen = HashSet::from([book_key(&self.position)]);
+        while let Some((pos, line)) = queue.pop_front() {
+            let candidates = self.doc.book().explain(&pos, settings);
+            let playable: Vec<Move> = candidates
+                .iter()
+                .filter(|c| c.excluded.is_none() && c.probability > 0.0)
+                .map(|c| c.mv)
+                .collect();
+            if line.len() > self.line.len() && pos.turn() == side && playable.len() > 1 {
+                self.position = pos;
+                self.line = line;
+                return true;
+            }
+            if line.len() - self.line.len() >= CHOICE_PLIES {
+                continue;
+            }
+            for m in playable {
+                let mut next = pos.clone();
+                next.play_unchecked(m);
+                if seen.insert(book_key(&next)) {
+                    let mut longer = line.clone();
+                    longer.push(m);
+                    queue.push_back((next, longer));
+                }
+            }
+        }
+        false
+    }
+
     /// The book moves of the position with their chances under `settings`.
     #[must_use]
     pub fn candidates(&self, settings: &BookSettings) -> Vec<Candidate> {
@@ -107,6 +146,7 @@ impl BookView {
     }
 
     fn edit(&mut self, edit: BookEdit, continuing: bool) {
+        self.error = None;
         let result = if continuing { self.doc.apply_continuing(edit) } else { self.doc.apply(edit) };
         self.error = result.err().map(|e| e.to_string());
     }
@@ -133,6 +173,14 @@ impl BookView {
             if ui.add_enabled(!self.line.is_empty(), egui::Button::new("Back")).on_hover_text("←").clicked()
             {
                 self.back();
+            }
+            for (side, name) in [(Color::White, "White"), (Color::Black, "Black")] {
+                let button = ui.button(format!("Next choice for {name}")).on_hover_text(format!(
+                    "The nearest position down the book where {name} has more than one move to choose from"
+                ));
+                if button.clicked() && !self.next_choice(side, settings) {
+                    self.error = Some(format!("No position ahead where {name} has a choice."));
+                }
             }
             let save = ui.add_enabled(self.doc.is_dirty(), egui::Button::new("Save book"));
             if save.on_hover_text("Kibitz plays from the edited book at once").clicked() {
@@ -278,4 +326,37 @@ fn learned_text(c: &Candidate) -> String {
     }
     let never = if c.entry.never_play { "; never play again (lost with it)" } else { "" };
     format!("learned from {} of Kibitz's games: +{} ={} -{}{never}", l.games, l.wins, l.draws, l.losses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kibitz_engine::encode_move;
+
+    /// 1. e4 e5 2. Nf3 or 2. Bc4: White's first choice is at move 2.
+    fn book() -> Book {
+        let mut book = Book::new();
+        for line in ["e4 e5 Nf3", "e4 e5 Bc4"] {
+            let mut pos = Chess::default();
+            for san in line.split_whitespace() {
+                let m =
+                    san.parse::<San>().ok().and_then(|s| s.to_move(&pos).ok()).expect("legal in the test");
+                book.entry_mut(book_key(&pos), encode_move(m)).fixed.games = 10;
+                pos.play_unchecked(m);
+            }
+        }
+        book
+    }
+
+    #[test]
+    fn next_choice_finds_the_nearest_position_with_two_moves() {
+        let settings = BookSettings::default();
+        let mut view = BookView::new(book());
+        assert!(!view.next_choice(Color::Black, &settings), "Black never chooses in this book");
+        assert!(view.line.is_empty(), "nothing moved");
+        assert!(view.next_choice(Color::White, &settings));
+        assert_eq!(line_text(&view.line), "1. e4 e5");
+        assert_eq!(view.candidates(&settings).len(), 2);
+        assert!(!view.next_choice(Color::White, &settings), "no other choice further down");
+    }
 }
