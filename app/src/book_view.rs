@@ -225,7 +225,10 @@ impl BookView {
                     }
                     ui.weak("not in the book");
                     ui.label("");
-                    if ui.small_button("Add").on_hover_text(format!("Add {san} to the book")).clicked() {
+                    let add = ui.small_button("Add").on_hover_text(format!("Add {san} to the book"));
+                    let label = format!("Add {san}");
+                    add.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label.clone()));
+                    if add.clicked() {
                         self.edit(BookEdit::add(&self.position, m), false);
                     }
                     ui.end_row();

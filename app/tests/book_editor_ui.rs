@@ -89,3 +89,35 @@ fn a_nag_changes_every_probability_undo_redo_and_save() {
     h.run_steps(2);
     assert!(h.query_by_label_contains("The book is saved").is_some());
 }
+
+#[test]
+fn the_engine_in_play_follows_a_saved_edit_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = common::app_in(dir.path());
+    h.get_by_label("Book").click();
+    h.run_steps(3);
+    // After 1. e4, add 1... a6, a move the book does not have, and make it the only answer.
+    h.get_by_label("e4").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("1. e4").is_some());
+    assert!(h.query_by_label("!! a6").is_none(), "a6 is not in the book");
+    h.get_by_label("Add a6").click();
+    // A new row: let the panel settle before the next click.
+    h.run_steps(10);
+    h.get_by_label("!! a6").click();
+    h.run_steps(2);
+    let shown = chances(&h);
+    assert_eq!(shown.iter().filter(|c| *c == "100.0%").count(), 1, "{shown:?}");
+    h.get_by_label("Save book").click();
+    h.run_steps(3);
+    h.get_by_label("Play").click();
+    h.run_steps(3);
+    h.get_by_label("Move").focus();
+    h.step();
+    h.get_by_label("Move").type_text("e4");
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+    common::step_until(&mut h, "Kibitz's reply", |app| app.game().len() == 2);
+    assert_eq!(h.state().game().san_moves()[1], "a6", "Kibitz plays the edited book");
+}
