@@ -9,7 +9,7 @@
 //! arrow on the board.
 
 use egui::{Button, RichText, Ui};
-use kibitz_engine::{Analysis, Analyst, AnalystState, Line, Player, ScoreBound};
+use kibitz_engine::{Analysis, Analyst, AnalystState, EngineConfig, Line, Player, ScoreBound};
 use shakmaty::{Chess, KnownOutcome, Move};
 
 use crate::action::{Action, AnalysisAction};
@@ -188,7 +188,7 @@ impl AnalysisPanel {
     }
 
     /// Shows the panel: the controls, then each engine with its lines.
-    pub fn ui(&mut self, ui: &mut Ui, engines: &[String], actions: &mut Vec<Action>) {
+    pub fn ui(&mut self, ui: &mut Ui, engines: &[EngineConfig], actions: &mut Vec<Action>) {
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Analysis").strong());
             let text = if self.on { "Stop analysis" } else { "Start analysis" };
@@ -210,7 +210,7 @@ impl AnalysisPanel {
                 if !present("Kibitz") && ui.button("Kibitz").clicked() {
                     picked = Some(AnalystSource::Kibitz);
                 }
-                for name in engines.iter().filter(|n| !present(n)) {
+                for name in engines.iter().map(|e| &e.name).filter(|n| !present(n)) {
                     if ui.button(name.as_str()).clicked() {
                         picked = Some(AnalystSource::Engine(name.clone()));
                     }

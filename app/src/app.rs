@@ -1205,13 +1205,12 @@ impl KibitzApp {
         });
 
         if let Some(analysis) = analysis.as_deref_mut() {
-            let engines: Vec<String> = self.settings.engines.iter().map(|e| e.name.clone()).collect();
             egui::Panel::bottom("analysis").resizable(true).default_size(150.0).min_size(60.0).show(
                 ui,
                 |ui| {
                     egui::ScrollArea::vertical()
                         .auto_shrink([false, false])
-                        .show(ui, |ui| analysis.ui(ui, &engines, &mut actions));
+                        .show(ui, |ui| analysis.ui(ui, &self.settings.engines, &mut actions));
                 },
             );
         }

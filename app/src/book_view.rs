@@ -9,7 +9,9 @@
 use egui::{Grid, RichText, ScrollArea, Slider, Ui};
 use std::collections::{HashSet, VecDeque};
 
-use kibitz_engine::{Book, BookDocument, BookEdit, BookSettings, Candidate, Exclusion, book_key, nag_value};
+use kibitz_engine::{
+    Book, BookDocument, BookEdit, BookSettings, Candidate, Nag, book_key, nag_symbol, nag_value, san_line,
+};
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -18,8 +20,8 @@ use crate::board_marks::Arrow;
 /// How far "next choice" looks ahead, in plies.
 pub const CHOICE_PLIES: usize = 40;
 
-/// The NAG buttons, with the code each stands for.
-const NAGS: [(&str, u8); 6] = [("!!", 3), ("!", 1), ("!?", 5), ("?!", 6), ("?", 2), ("??", 4)];
+/// The NAG buttons' codes, best first: `!!` `!` `!?` `?!` `?` `??`.
+const NAGS: [u8; 6] = [3, 1, 5, 6, 2, 4];
 
 /// What the panel asks of the app.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,11 +100,7 @@ impl BookView {
         let mut seen = HashSet::from([book_key(&self.position)]);
         while let Some((pos, line)) = queue.pop_front() {
             let candidates = self.doc.book().explain(&pos, settings);
-            let playable: Vec<Move> = candidates
-                .iter()
-                .filter(|c| c.excluded.is_none() && c.probability > 0.0)
-                .map(|c| c.mv)
-                .collect();
+            let playable: Vec<Move> = candidates.iter().filter(|c| c.is_playable()).map(|c| c.mv).collect();
             if line.len() > self.line.len() && pos.turn() == side && playable.len() > 1 {
                 self.position = pos;
                 self.line = line;
@@ -135,7 +133,7 @@ impl BookView {
     pub fn arrows(&self, settings: &BookSettings) -> Vec<Arrow> {
         self.candidates(settings)
             .iter()
-            .filter(|c| c.excluded.is_none() && c.probability > 0.0)
+            .filter(|c| c.is_playable())
             .map(|c| {
                 let mut arrow =
                     Arrow::from_move(&c.mv, Arrow::BOOK, Some(format!("{:.0}%", c.probability * 100.0)));
@@ -250,7 +248,7 @@ impl BookView {
         }
         let chance = match c.excluded {
             None => format!("{:.1}%", c.probability * 100.0),
-            Some(why) => format!("excluded: {}", exclusion(why)),
+            Some(why) => format!("excluded: {why}"),
         };
         ui.label(RichText::new(chance).monospace()).on_hover_text(stats_text(c));
         let mut value = c.entry.user.map_or(-1, i32::from);
@@ -270,7 +268,8 @@ impl BookView {
             self.edit(BookEdit::set_user(&self.position, c.mv, user), true);
         }
         ui.horizontal(|ui| {
-            for (glyph, code) in NAGS {
+            for code in NAGS {
+                let glyph = nag_symbol(Nag(code)).unwrap_or_default();
                 let hover = format!("{glyph}: value {}", nag_value(code).unwrap_or_default());
                 let button = ui.small_button(glyph).on_hover_text(hover);
                 let label = format!("{glyph} {san}");
@@ -298,23 +297,7 @@ impl BookView {
 }
 
 fn line_text(line: &[Move]) -> String {
-    if line.is_empty() {
-        return "The initial position".into();
-    }
-    let mut pos = Chess::default();
-    let mut words = Vec::new();
-    for (i, &m) in line.iter().enumerate() {
-        if i % 2 == 0 {
-            words.push(format!("{}.", i / 2 + 1));
-        }
-        words.push(San::from_move(&pos, m).to_string());
-        pos.play_unchecked(m);
-    }
-    words.join(" ")
-}
-
-fn exclusion(why: Exclusion) -> String {
-    why.to_string()
+    if line.is_empty() { "The initial position".into() } else { san_line(&Chess::default(), line) }
 }
 
 fn stats_text(c: &Candidate) -> String {

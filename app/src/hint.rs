@@ -6,7 +6,9 @@
 
 use std::time::Duration;
 
-use kibitz_engine::{Book, BookSettings, Command, Event, Player, Purpose, SearchLimits};
+use kibitz_engine::{Book, BookSettings, Candidate, Command, Event, Player, Purpose, SearchLimits};
+
+use crate::board_geometry::role_name;
 use shakmaty::{Chess, Move, Position, Square, san::San};
 
 /// How long the hint's search thinks.
@@ -200,7 +202,7 @@ impl Hints {
     pub fn words(&self, position: &Chess) -> Option<String> {
         Some(match self.shown(position)? {
             HintShown::Piece(square) => {
-                let piece = position.board().role_at(square).map_or("piece", |r| role_name(r));
+                let piece = position.board().role_at(square).map_or("piece", role_name);
                 format!("Hint: move the {piece} on {square}; press Hint again for the move.")
             }
             HintShown::Move(mv, source) => {
@@ -217,22 +219,11 @@ impl Hints {
     }
 }
 
-fn role_name(role: shakmaty::Role) -> &'static str {
-    match role {
-        shakmaty::Role::Pawn => "pawn",
-        shakmaty::Role::Knight => "knight",
-        shakmaty::Role::Bishop => "bishop",
-        shakmaty::Role::Rook => "rook",
-        shakmaty::Role::Queen => "queen",
-        shakmaty::Role::King => "king",
-    }
-}
-
 /// The book's most likely move in `position` under `settings`.
 fn book_move(book: &Book, position: &Chess, settings: &BookSettings) -> Option<Move> {
     book.explain(position, settings)
         .into_iter()
-        .filter(|c| c.excluded.is_none() && c.probability > 0.0)
+        .filter(Candidate::is_playable)
         .max_by(|a, b| a.probability.total_cmp(&b.probability))
         .map(|c| c.mv)
 }

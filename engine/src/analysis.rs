@@ -170,7 +170,8 @@ impl Analysis {
 }
 
 /// Moves legal from `root` in SAN with move numbers, as a PGN shows them: `12... Nf6 13. Bg5`.
-pub(crate) fn san_line(root: &Chess, moves: &[Move]) -> String {
+#[must_use]
+pub fn san_line(root: &Chess, moves: &[Move]) -> String {
     let words: Vec<String> = pv_words(root, moves).iter().map(PvWord::to_string).collect();
     words.join(" ")
 }

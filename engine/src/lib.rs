@@ -41,7 +41,7 @@ mod time_control;
 mod uci;
 mod xboard;
 
-pub use analysis::{Analysis, Line, PvWord, Totals};
+pub use analysis::{Analysis, Line, PvWord, Totals, san_line};
 pub use analyst::{Analyst, AnalystState, MAX_LINES};
 pub use annotate::{
     AnnotateError, AnnotateJob, AnnotateLimit, AnnotateProgress, AnnotateSettings, Annotated, BadMoveRange,

@@ -5,13 +5,14 @@
 use std::sync::Arc;
 
 use egui::{Rect, Ui, UiBuilder, vec2};
-use kibitz_engine::{EngineHandle, ExternalEngine, Player, Score};
-use shakmaty::{Chess, Move, Position};
+use kibitz_engine::{Player, Score};
+use shakmaty::{Chess, Move};
 
 use super::KibitzApp;
 use crate::action::AnalysisAction;
 use crate::analysis_panel::AnalystSource;
 use crate::board::{BoardState, BoardView, board_ui};
+use crate::engine_choice::{KIBITZ, spawn_player};
 use crate::eval_bar::{WIDTH, eval_bar_ui};
 use crate::pieces::PieceTextures;
 use crate::workspace::Workspace;
@@ -40,14 +41,14 @@ impl KibitzApp {
     fn analysis_player(&mut self, source: &AnalystSource) -> Option<Box<dyn Player>> {
         let repaint = Arc::clone(&self.repaint);
         match source {
-            AnalystSource::Kibitz => Some(Box::new(EngineHandle::spawn(move || repaint()))),
-            AnalystSource::Engine(name) => match self.settings.engine(name).cloned() {
-                Some(config) => Some(Box::new(ExternalEngine::spawn(config, move || repaint()))),
-                None => {
-                    self.notices.push(format!("{name} is no longer among the engines (see Engines)."));
-                    None
-                }
-            },
+            AnalystSource::Kibitz => Some(spawn_player(KIBITZ, &[], repaint)),
+            AnalystSource::Engine(name) if self.settings.engine(name).is_some() => {
+                Some(spawn_player(name, &self.settings.engines, repaint))
+            }
+            AnalystSource::Engine(name) => {
+                self.notices.push(format!("{name} is no longer among the engines (see Engines)."));
+                None
+            }
         }
     }
 
@@ -147,14 +148,6 @@ impl KibitzApp {
         let game = study.table.game();
         let start: Chess = game.start().clone();
         let moves: Vec<Move> = game.path_to(at).iter().filter_map(|&id| game.node(id)?.mv()).collect();
-        debug_assert!({
-            let mut pos = start.clone();
-            moves.iter().all(|&m| {
-                let legal = pos.is_legal(m);
-                pos.play_unchecked(m);
-                legal
-            })
-        });
         study.analysis.follow(&start, &moves);
     }
 }

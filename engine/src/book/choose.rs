@@ -256,10 +256,18 @@ pub struct Choice {
     pub candidates: Vec<Candidate>,
 }
 
+impl Candidate {
+    /// Whether the move has a chance of being played.
+    #[must_use]
+    pub fn is_playable(&self) -> bool {
+        self.excluded.is_none() && self.probability > 0.0
+    }
+}
+
 impl Choice {
     /// The moves with a chance of being played.
     pub fn playable(&self) -> impl Iterator<Item = &Candidate> {
-        self.candidates.iter().filter(|c| c.excluded.is_none() && c.probability > 0.0)
+        self.candidates.iter().filter(|c| c.is_playable())
     }
 }
 
@@ -309,8 +317,7 @@ impl Book {
         rng: &mut R,
     ) -> Option<Choice> {
         let candidates = self.explain(pos, settings);
-        let playable: Vec<&Candidate> =
-            candidates.iter().filter(|c| c.excluded.is_none() && c.probability > 0.0).collect();
+        let playable: Vec<&Candidate> = candidates.iter().filter(|c| c.is_playable()).collect();
         if playable.is_empty() {
             return None;
         }

@@ -11,7 +11,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move};
 
 use crate::book::MAGIC;
-use crate::{Book, BookDocument, BookEdit, nag_value};
+use crate::{Book, BookDocument, BookEdit, Nag, nag_symbol, nag_value};
 
 /// `kibitz book set BOOK FEN MOVE (--value N | --nag NAG | --play PCT | --clear)`.
 #[derive(Debug, Args)]
@@ -143,15 +143,7 @@ fn position_and_move(fen: &str, text: &str) -> Result<(Chess, Move), String> {
     Ok((pos, mv))
 }
 
-/// The NAG code of a glyph: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6.
+/// The NAG code of one of the six move glyphs (`!` 1 ... `?!` 6), as PGN numbers them.
 fn nag_code(glyph: &str) -> Option<u8> {
-    Some(match glyph.trim() {
-        "!" => 1,
-        "?" => 2,
-        "!!" => 3,
-        "??" => 4,
-        "!?" => 5,
-        "?!" => 6,
-        _ => return None,
-    })
+    (1..=6).find(|&code| nag_symbol(Nag(code)) == Some(glyph.trim()))
 }
