@@ -20,7 +20,7 @@ use crate::annotate_dialog::AnnotateDialog;
 use crate::board::{BoardState, BoardView, board_ui};
 use crate::board_editor::{BoardEditor, EditorEvent};
 use crate::board_marks::{Arrow, Mark};
-use crate::book_view::BookView;
+use crate::book_view::{BookView, Shelf};
 use crate::clock_settings::ClockDialog;
 use crate::dialog::Dialog;
 use crate::engines_panel::EnginesDialog;
@@ -113,6 +113,8 @@ pub struct KibitzApp {
     hints: Hints,
     /// The Book workspace, once opened.
     book: Option<BookView>,
+    /// A book being read or written for the Book workspace, and what to do when it is done.
+    book_job: Option<book::Running>,
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
@@ -185,6 +187,7 @@ impl KibitzApp {
             note: None,
             hints: Hints::default(),
             book: None,
+            book_job: None,
             learning,
             files,
             pieces: None,
@@ -306,12 +309,14 @@ impl KibitzApp {
             study.analysis.drain();
         }
         self.hints.drain();
+        self.poll_book_job();
         match self.learning.try_finish() {
             Some(Ok(learned)) if !learned.files.is_empty() => {
                 for (path, bytes) in learned.files {
                     self.files.write(path, bytes);
                 }
                 self.send_learning();
+                self.book_learned();
             }
             Some(Err(e)) => self.notices.push(format!("Kibitz could not learn from the game: {e}")),
             _ => {}
@@ -1196,7 +1201,12 @@ impl KibitzApp {
             match self.book.as_mut().filter(|_| self.workspace == Workspace::Book) {
                 Some(book) => {
                     crate::side_panel::notices_ui(ui, &self.notices, &mut actions);
-                    if let Some(request) = book.ui(ui, &mut self.settings.book) {
+                    let shelf = Shelf {
+                        playing: self.learning.book_file(),
+                        recent: &self.settings.recent_books,
+                        busy: self.book_job.as_ref().map(|r| r.what.as_str()),
+                    };
+                    if let Some(request) = book.ui(ui, &mut self.settings.book, &shelf) {
                         actions.push(Action::Book(request));
                     }
                 }

@@ -4,18 +4,24 @@
 //! games and results, what was learned, and why it is excluded. The NAG buttons set the value
 //! as annotated PGN does; every change shows all the new probabilities at once, and undo and
 //! redo (Ctrl+Z, Ctrl+Y) step through the edits. Clicking a move plays it and follows the line.
-//! Save hands the book to Kibitz's engine and writes it.
+//! The panel's head picks the book (Kibitz's own, or any Kibitz or Polyglot book file), saves
+//! it, saves it as a new file, exports it to Polyglot, and makes it the book Kibitz plays from.
+//! A damaged or unwritable file is shown read-only with the reason.
 
 use egui::{Grid, RichText, ScrollArea, Slider, Ui};
 use std::collections::{HashSet, VecDeque};
+use std::convert::Infallible;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use kibitz_engine::{
-    Book, BookDocument, BookEdit, BookSettings, Candidate, Nag, book_key, nag_symbol, nag_value, san_line,
+    Book, BookDocument, BookEdit, BookSettings, Candidate, Job, Nag, book_key, nag_symbol, nag_value, san_line,
 };
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::board_marks::Arrow;
+use crate::book_files::{BookFormat, OpenedBook, file_name};
 
 /// How far "next choice" looks ahead, in plies.
 pub const CHOICE_PLIES: usize = 40;
@@ -24,27 +30,143 @@ pub const CHOICE_PLIES: usize = 40;
 const NAGS: [u8; 6] = [3, 1, 5, 6, 2, 4];
 
 /// What the panel asks of the app.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BookRequest {
-    /// Hand the edited book to the engine and write it.
+    /// Write the edits to the book's file (and, for the book Kibitz plays from, hand it over).
     Save,
+    /// Write the book to a new Kibitz book file the user picks, and edit that one.
+    SaveAs,
+    /// Write the book as a Polyglot file the user picks.
+    Export,
+    /// Ask the user for a book file and open it.
+    Open,
+    /// Open this book (from the list of books).
+    OpenPath(PathBuf),
+    /// Kibitz plays (and learns) from this book from now on.
+    PlayFrom,
+    /// Stop reading or writing a book.
+    Cancel,
     /// The selection rules changed: keep them and give them to the engine.
     Rules,
+}
+
+/// What the app tells the panel each frame: the books it knows and what is running.
+pub struct Shelf<'a> {
+    /// The book Kibitz plays from.
+    pub playing: &'a Path,
+    /// Other books the user opened, newest first.
+    pub recent: &'a [PathBuf],
+    /// What a book job is doing, while one runs.
+    pub busy: Option<&'a str>,
 }
 
 /// The book being edited and the line shown.
 pub struct BookView {
     doc: BookDocument,
+    path: PathBuf,
+    format: BookFormat,
+    read_only: Option<String>,
+    /// A copy of the book being made in the background after it was handed to the engine,
+    /// so that the next edit does not copy it on the UI thread.
+    copy: Option<(Arc<Book>, Job<(), Book, Infallible>)>,
     line: Vec<Move>,
     position: Chess,
     error: Option<String>,
 }
 
 impl BookView {
-    /// A view of `book` at the initial position.
+    /// A view of `book` at the initial position, without a file.
+    #[cfg(test)]
     #[must_use]
     pub fn new(book: Book) -> Self {
-        BookView { doc: BookDocument::new(book), line: Vec::new(), position: Chess::default(), error: None }
+        BookView::shared(Arc::new(book), PathBuf::new())
+    }
+
+    /// A view of a book others hold too (the engine plays from it); `path` is its file.
+    #[must_use]
+    pub fn shared(book: Arc<Book>, path: PathBuf) -> Self {
+        BookView {
+            doc: BookDocument::shared(book),
+            path,
+            format: BookFormat::Kibitz,
+            read_only: None,
+            copy: None,
+            line: Vec::new(),
+            position: Chess::default(),
+            error: None,
+        }
+    }
+
+    /// A view of a book read from a file.
+    #[must_use]
+    pub fn opened(opened: OpenedBook) -> Self {
+        let mut view = BookView::shared(Arc::new(opened.book), opened.path);
+        view.format = opened.format;
+        view.read_only = opened.read_only;
+        view
+    }
+
+    /// The book's file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Why the book may not be edited, if so.
+    #[must_use]
+    pub fn read_only(&self) -> Option<&str> {
+        self.read_only.as_deref()
+    }
+
+    /// Whether there are edits not saved.
+    #[must_use]
+    pub fn is_dirty(&self) -> bool {
+        self.doc.is_dirty()
+    }
+
+    /// The book now, without a copy: to hand to the engine or to a writer.
+    #[must_use]
+    pub fn snapshot(&self) -> Arc<Book> {
+        self.doc.snapshot()
+    }
+
+    /// Shows `book` (what the file holds now) in place of the one shown, which had no edits;
+    /// the line shown stays.
+    pub fn reload(&mut self, book: Arc<Book>) {
+        self.doc = BookDocument::shared(book);
+        self.copy = None;
+    }
+
+    /// The book was written to `path` in Kibitz's format: it is now that file's, saved and
+    /// editable.
+    pub fn saved_as(&mut self, path: PathBuf) {
+        self.path = path;
+        self.format = BookFormat::Kibitz;
+        self.read_only = None;
+        self.doc.mark_saved();
+    }
+
+    /// Copies the book in the background while someone else holds it, so that the next
+    /// edit does not copy a large book on the UI thread; `wake` is called when it is done.
+    pub fn prepare_copy(&mut self, wake: impl Fn() + Send + Sync + 'static) {
+        if !self.doc.is_shared() {
+            return;
+        }
+        let of = self.doc.snapshot();
+        let source = Arc::clone(&of);
+        let job = Job::spawn("kibitz-book-copy", wake, move |_| Ok(Book::clone(&source)));
+        self.copy = Some((of, job));
+    }
+
+    /// Takes the background copy when it is ready.
+    fn take_copy(&mut self) {
+        let Some((of, job)) = self.copy.as_mut() else { return };
+        if let Some(outcome) = job.try_finish() {
+            if let Ok(copy) = outcome {
+                self.doc.adopt_copy(copy, of);
+            }
+            self.copy = None;
+        }
     }
 
     /// The position shown.
@@ -53,11 +175,6 @@ impl BookView {
         &self.position
     }
 
-    /// The book as edited.
-    #[must_use]
-    pub fn book(&self) -> &Book {
-        self.doc.book()
-    }
 
     /// The edits are saved.
     pub fn mark_saved(&mut self) {
@@ -150,19 +267,25 @@ impl BookView {
     }
 
     /// Shows the panel.
-    pub fn ui(&mut self, ui: &mut Ui, settings: &mut BookSettings) -> Option<BookRequest> {
+    pub fn ui(&mut self, ui: &mut Ui, settings: &mut BookSettings, shelf: &Shelf<'_>) -> Option<BookRequest> {
+        self.take_copy();
         let mut request = None;
         ui.heading("Opening book");
+        self.files_ui(ui, shelf, &mut request);
+        if let Some(why) = &self.read_only {
+            ui.colored_label(ui.visuals().warn_fg_color, why);
+        }
+        let editable = self.read_only.is_none() && shelf.busy.is_none();
         ui.horizontal_wrapped(|ui| {
             if ui
-                .add_enabled(self.doc.can_undo(), egui::Button::new("Undo"))
+                .add_enabled(editable && self.doc.can_undo(), egui::Button::new("Undo"))
                 .on_hover_text("Ctrl+Z")
                 .clicked()
             {
                 self.undo();
             }
             if ui
-                .add_enabled(self.doc.can_redo(), egui::Button::new("Redo"))
+                .add_enabled(editable && self.doc.can_redo(), egui::Button::new("Redo"))
                 .on_hover_text("Ctrl+Y")
                 .clicked()
             {
@@ -179,13 +302,6 @@ impl BookView {
                 if button.clicked() && !self.next_choice(side, settings) {
                     self.error = Some(format!("No position ahead where {name} has a choice."));
                 }
-            }
-            let save = ui.add_enabled(self.doc.is_dirty(), egui::Button::new("Save book"));
-            if save.on_hover_text("Kibitz plays from the edited book at once").clicked() {
-                request = Some(BookRequest::Save);
-            }
-            if self.doc.is_dirty() {
-                ui.weak("edited");
             }
         });
         ui.label(line_text(&self.line));
@@ -206,7 +322,7 @@ impl BookView {
         ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             Grid::new("book-moves").striped(true).num_columns(4).show(ui, |ui| {
                 for c in &candidates {
-                    clicked = self.row_ui(ui, c).or(clicked);
+                    clicked = self.row_ui(ui, c, editable).or(clicked);
                     ui.end_row();
                 }
                 let mut others: Vec<Move> = self
@@ -223,7 +339,9 @@ impl BookView {
                     }
                     ui.weak("not in the book");
                     ui.label("");
-                    let add = ui.small_button("Add").on_hover_text(format!("Add {san} to the book"));
+                    let add = ui
+                        .add_enabled(editable, egui::Button::new("Add").small())
+                        .on_hover_text(format!("Add {san} to the book"));
                     let label = format!("Add {san}");
                     add.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label.clone()));
                     if add.clicked() {
@@ -239,8 +357,90 @@ impl BookView {
         request
     }
 
+    /// The book's file: which book, open another, save, save as, export, play from it.
+    fn files_ui(&mut self, ui: &mut Ui, shelf: &Shelf<'_>, request: &mut Option<BookRequest>) {
+        if let Some(busy) = shelf.busy {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(busy);
+                if ui.button("Cancel").clicked() {
+                    *request = Some(BookRequest::Cancel);
+                }
+            });
+        }
+        let idle = shelf.busy.is_none();
+        let plays = self.path == shelf.playing;
+        ui.horizontal_wrapped(|ui| {
+            ui.add_enabled_ui(idle, |ui| {
+                egui::ComboBox::from_id_salt("book-file")
+                    .selected_text(file_name(&self.path))
+                    .width(180.0)
+                    .show_ui(ui, |ui| {
+                        let mut books = vec![shelf.playing.to_path_buf()];
+                        books.extend(shelf.recent.iter().filter(|p| p.as_path() != shelf.playing).cloned());
+                        for path in books {
+                            let mut text = file_name(&path);
+                            if path == shelf.playing {
+                                text.push_str(" (Kibitz plays it)");
+                            }
+                            let chosen = path == self.path;
+                            if ui.selectable_label(chosen, text).on_hover_text(path.display().to_string()).clicked()
+                                && !chosen
+                            {
+                                *request = Some(BookRequest::OpenPath(path));
+                            }
+                        }
+                    })
+                    .response
+                    .on_hover_text(self.path.display().to_string());
+                if ui.button("Open book…").on_hover_text("A Kibitz book (.kbook) or a Polyglot book (.bin)").clicked() {
+                    *request = Some(BookRequest::Open);
+                }
+            });
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.add_enabled_ui(idle, |ui| {
+                let can_save = self.doc.is_dirty() && self.read_only.is_none() && self.format == BookFormat::Kibitz;
+                let hover = match self.format {
+                    BookFormat::Polyglot => "A Polyglot book keeps no values: save it as a Kibitz book, or export it",
+                    BookFormat::Kibitz if plays => "Write the edits; Kibitz plays from them at once",
+                    BookFormat::Kibitz => "Write the edits to the book's file",
+                };
+                if ui.add_enabled(can_save, egui::Button::new("Save book")).on_hover_text(hover).clicked() {
+                    *request = Some(BookRequest::Save);
+                }
+                if ui.button("Save as…").on_hover_text("Write the book to a new Kibitz book file").clicked() {
+                    *request = Some(BookRequest::SaveAs);
+                }
+                if ui
+                    .button("Export to Polyglot…")
+                    .on_hover_text("Write a Polyglot .bin: each move's weight; a value of 0 is written as weight 0")
+                    .clicked()
+                {
+                    *request = Some(BookRequest::Export);
+                }
+                if plays {
+                    ui.weak("Kibitz plays from this book");
+                } else {
+                    let can_play = self.format == BookFormat::Kibitz && self.read_only.is_none() && !self.doc.is_dirty();
+                    let why = if can_play {
+                        "Kibitz plays and learns from this book from now on"
+                    } else {
+                        "Save the book (as a Kibitz book) first"
+                    };
+                    if ui.add_enabled(can_play, egui::Button::new("Play from this book")).on_hover_text(why).clicked() {
+                        *request = Some(BookRequest::PlayFrom);
+                    }
+                }
+                if self.doc.is_dirty() {
+                    ui.weak("edited");
+                }
+            });
+        });
+    }
+
     /// One book move: returns it when its name was clicked (to play it).
-    fn row_ui(&mut self, ui: &mut Ui, c: &Candidate) -> Option<Move> {
+    fn row_ui(&mut self, ui: &mut Ui, c: &Candidate, editable: bool) -> Option<Move> {
         let san = San::from_move(&self.position, c.mv).to_string();
         let mut clicked = None;
         if ui.button(RichText::new(&san).strong()).on_hover_text("Play it").clicked() {
@@ -254,7 +454,8 @@ impl BookView {
         let mut value = c.entry.user.map_or(-1, i32::from);
         ui.spacing_mut().slider_width = 80.0;
         let slider = ui
-            .add(
+            .add_enabled(
+                editable,
                 Slider::new(&mut value, -1..=100)
                     .custom_formatter(|v, _| if v < 0.0 { "none".into() } else { format!("{v:.0}") }),
             )
@@ -267,7 +468,13 @@ impl BookView {
             let user = u8::try_from(value).ok();
             self.edit(BookEdit::set_user(&self.position, c.mv, user), true);
         }
-        ui.horizontal(|ui| {
+        ui.add_enabled_ui(editable, |ui| ui.horizontal(|ui| self.edit_buttons(ui, c, &san)));
+        clicked
+    }
+
+    /// The NAG buttons, "Forget learned" and "Remove" of a book move.
+    fn edit_buttons(&mut self, ui: &mut Ui, c: &Candidate, san: &str) {
+        {
             for code in NAGS {
                 let glyph = nag_symbol(Nag(code)).unwrap_or_default();
                 let hover = format!("{glyph}: value {}", nag_value(code).unwrap_or_default());
@@ -291,8 +498,7 @@ impl BookView {
             {
                 self.edit(BookEdit::remove(&self.position, c.mv), false);
             }
-        });
-        clicked
+        }
     }
 }
 

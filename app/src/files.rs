@@ -7,6 +7,8 @@ use std::sync::Arc;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use kibitz_engine::{GameRecord, write_atomic};
 
+use crate::book_files::BookFormat;
+
 /// Asks the user for a file. The native implementation opens dialogs; tests substitute one
 /// that answers at once. Called on a worker thread, never on the UI thread.
 pub trait FilePicker: Send + Sync {
@@ -24,6 +26,14 @@ pub trait FilePicker: Send + Sync {
     }
     /// A test suite (EPD) to run, or `None` if the user cancelled.
     fn open_suite(&self) -> Option<PathBuf> {
+        None
+    }
+    /// An opening book to open (Kibitz's or Polyglot), or `None` if the user cancelled.
+    fn open_book(&self) -> Option<PathBuf> {
+        None
+    }
+    /// Where to write a book in `format`, or `None` if the user cancelled.
+    fn save_book(&self, _suggested_name: &str, _format: BookFormat) -> Option<PathBuf> {
         None
     }
 }
@@ -60,6 +70,25 @@ impl FilePicker for NativePicker {
     fn open_suite(&self) -> Option<PathBuf> {
         rfd::FileDialog::new().add_filter("EPD", &["epd", "EPD"]).set_title("Run a test suite").pick_file()
     }
+
+    fn open_book(&self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .add_filter("Opening book", &["kbook", "bin", "BIN"])
+            .set_title("Open book")
+            .pick_file()
+    }
+
+    fn save_book(&self, suggested_name: &str, format: BookFormat) -> Option<PathBuf> {
+        let (filter, title) = match format {
+            BookFormat::Kibitz => (("Kibitz book", ["kbook"]), "Save book as"),
+            BookFormat::Polyglot => (("Polyglot book", ["bin"]), "Export to Polyglot"),
+        };
+        rfd::FileDialog::new()
+            .add_filter(filter.0, &filter.1)
+            .set_title(title)
+            .set_file_name(suggested_name)
+            .save_file()
+    }
 }
 
 /// The outcome of a background file operation.
@@ -81,12 +110,15 @@ pub enum FileEvent {
     SuitePicked(PathBuf),
 }
 
+/// A file's contents, made when the writer gets to it.
+type Contents = Box<dyn FnOnce() -> Vec<u8> + Send>;
+
 /// Runs file operations on worker threads and reports back through a channel.
 pub struct Files {
     picker: Arc<dyn FilePicker>,
     events_tx: Sender<FileEvent>,
     events: Receiver<FileEvent>,
-    writer: Sender<(PathBuf, Vec<u8>)>,
+    writer: Sender<(PathBuf, Contents)>,
     notify: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -94,14 +126,14 @@ impl Files {
     /// Starts the background writer. `notify` wakes the UI when something is reported.
     pub fn new(picker: Arc<dyn FilePicker>, notify: Arc<dyn Fn() + Send + Sync>) -> Self {
         let (events_tx, events) = unbounded();
-        let (writer, jobs) = unbounded::<(PathBuf, Vec<u8>)>();
+        let (writer, jobs) = unbounded::<(PathBuf, Contents)>();
         let failures = events_tx.clone();
         let wake = notify.clone();
         std::thread::Builder::new()
             .name("kibitz-writer".into())
             .spawn(move || {
-                for (path, bytes) in jobs {
-                    if let Err(e) = write_atomic(&path, &bytes) {
+                for (path, contents) in jobs {
+                    if let Err(e) = write_atomic(&path, &contents()) {
                         let _ = failures.send(FileEvent::WriteFailed(path, e.to_string()));
                         wake();
                     }
@@ -111,9 +143,21 @@ impl Files {
         Files { picker, events_tx, events, writer, notify }
     }
 
+    /// The file dialogs, for work that asks for a file on a thread of its own.
+    #[must_use]
+    pub fn picker(&self) -> Arc<dyn FilePicker> {
+        Arc::clone(&self.picker)
+    }
+
     /// Writes a file atomically on the writer thread; writes happen in the order asked.
     pub fn write(&self, path: PathBuf, bytes: Vec<u8>) {
-        let _ = self.writer.send((path, bytes));
+        let _ = self.writer.send((path, Box::new(move || bytes)));
+    }
+
+    /// Like [`Files::write`], but the contents are made on the writer thread (a large book
+    /// is serialised there, not on the UI thread).
+    pub fn write_with(&self, path: PathBuf, contents: impl FnOnce() -> Vec<u8> + Send + 'static) {
+        let _ = self.writer.send((path, Box::new(contents)));
     }
 
     /// Asks for a PGN file and opens it, in the background.

@@ -39,9 +39,21 @@ impl Learning {
     /// beside as `.bad`, with a notice; the default book, or nothing learned, is used instead.
     #[must_use]
     pub fn load(paths: &Paths, settings: &Settings) -> (Learning, Vec<String>) {
-        let (inner, set_aside) =
-            kibitz_engine::Learning::load(paths.learning_files(), switches(settings), DEFAULT_BOOK);
-        (Learning { inner }, set_aside.iter().map(ToString::to_string).collect())
+        let mut files = paths.learning_files();
+        let mut notices = Vec::new();
+        match &settings.play_book {
+            // Another book than its own is never moved aside: if it is damaged, Kibitz plays
+            // from its own, and the file stays as it is.
+            Some(path) if kibitz_engine::Book::load(path).is_ok() => files.book = path.clone(),
+            Some(path) => notices.push(format!(
+                "Kibitz could not read the book it played from, {}; it plays from its own book.",
+                path.display()
+            )),
+            None => {}
+        }
+        let (inner, set_aside) = kibitz_engine::Learning::load(files, switches(settings), DEFAULT_BOOK);
+        notices.extend(set_aside.iter().map(ToString::to_string));
+        (Learning { inner }, notices)
     }
 
     /// Takes the player's switches from the settings: whether Kibitz plays from its book,
@@ -76,9 +88,22 @@ impl Learning {
         self.inner.own_book()
     }
 
-    /// Adopts an edited book; the file to write, or `None` while learning from a game runs.
-    pub fn replace_book(&mut self, book: Arc<Book>) -> Option<(PathBuf, Vec<u8>)> {
+    /// Adopts an edited book without copying it; the file to write it to, or `None` while
+    /// learning from a game runs.
+    pub fn replace_book(&mut self, book: Arc<Book>) -> Option<PathBuf> {
         self.inner.replace_book(book)
+    }
+
+    /// Plays and learns from the Kibitz book `book`, read from `path`, from now on; `false`
+    /// while learning from a game runs.
+    pub fn switch_book(&mut self, path: PathBuf, book: Arc<Book>) -> bool {
+        self.inner.switch_book(path, book)
+    }
+
+    /// The file of the book Kibitz plays and learns from.
+    #[must_use]
+    pub fn book_file(&self) -> &std::path::Path {
+        self.inner.book_file()
     }
 
     /// The command that gives the engine what was learned and is switched on.

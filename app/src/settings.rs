@@ -1,7 +1,7 @@
 //! The user's settings: one serde struct with defaults, persisted as JSON.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use kibitz_engine::policy::PolicySettings;
 use kibitz_engine::{BookSettings, EngineConfig, Level};
@@ -47,6 +47,10 @@ pub struct Settings {
     pub postbook: bool,
     /// How the book chooses its moves.
     pub book: BookSettings,
+    /// The book file Kibitz plays and learns from, when not its own in the data folder.
+    pub play_book: Option<PathBuf>,
+    /// The book files opened in the Book workspace, newest first.
+    pub recent_books: Vec<PathBuf>,
     /// The clock for games against Kibitz.
     pub clock: ClockSettings,
     /// When Kibitz resigns, offers and accepts draws.
@@ -64,6 +68,9 @@ pub struct Settings {
 /// The most hints a game may allow.
 pub const MAX_HINTS: u32 = 99;
 
+/// How many book files the Book workspace's list remembers.
+pub const MAX_RECENT_BOOKS: usize = 8;
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
@@ -75,6 +82,8 @@ impl Default for Settings {
             learn: 5,
             postbook: true,
             book: BookSettings::default(),
+            play_book: None,
+            recent_books: Vec::new(),
             clock: ClockSettings::default(),
             policy: PolicySettings::default(),
             engines: Vec::new(),
@@ -147,7 +156,15 @@ impl Settings {
         self.hints_per_game = self.hints_per_game.min(MAX_HINTS);
         self.book = self.book.sanitized();
         self.policy = self.policy.sanitized();
+        self.recent_books.truncate(MAX_RECENT_BOOKS);
         self
+    }
+
+    /// Puts `path` first in the list of recent books.
+    pub fn remember_book(&mut self, path: &Path) {
+        self.recent_books.retain(|p| p != path);
+        self.recent_books.insert(0, path.to_path_buf());
+        self.recent_books.truncate(MAX_RECENT_BOOKS);
     }
 }
 

@@ -340,17 +340,35 @@ impl Learning {
         self.book.clone()
     }
 
-    /// Adopts an edited book as the player's book: returns the file to write (path and bytes,
-    /// to write atomically) and from now on plays and learns from it; send [`Learning::book`]
-    /// to the engine. `None`, and nothing changes, while learning from a game runs (its result
-    /// would overwrite the edit).
-    pub fn replace_book(&mut self, book: Arc<Book>) -> Option<(PathBuf, Vec<u8>)> {
+    /// Adopts an edited book as the player's book and from now on plays and learns from it;
+    /// returns the file to write it to (serialise it off the UI thread, write it atomically,
+    /// after any writes still pending) and send [`Learning::book`] to the engine. No copy is
+    /// made. `None`, and nothing changes, while learning from a game runs (its result would
+    /// overwrite the edit).
+    pub fn replace_book(&mut self, book: Arc<Book>) -> Option<PathBuf> {
         if self.is_learning() {
             return None;
         }
-        let bytes = book.to_bytes();
         self.book = Some(book);
-        Some((self.files.book.clone(), bytes))
+        Some(self.files.book.clone())
+    }
+
+    /// Plays and learns from another book file from now on: `book` as read from `path` (a
+    /// Kibitz book). Send [`Learning::book`] to the engine afterwards. `false`, and nothing
+    /// changes, while learning from a game runs.
+    pub fn switch_book(&mut self, path: PathBuf, book: Arc<Book>) -> bool {
+        if self.is_learning() {
+            return false;
+        }
+        self.files.book = path;
+        self.book = Some(book);
+        true
+    }
+
+    /// The file of the book Kibitz plays and learns from.
+    #[must_use]
+    pub fn book_file(&self) -> &Path {
+        &self.files.book
     }
 
     /// The command that gives the engine what was learned: the learned positions (when

@@ -1,21 +1,38 @@
-//! The app's side of the Book workspace: opening the player's book to edit, its keys, and
-//! saving it (the engine plays from the edited book at once; the file is written atomically).
+//! The app's side of the Book workspace: opening a book to edit (Kibitz's own without a copy,
+//! or a file read in the background), its keys, saving it (the engine plays from the edited
+//! book at once; files are written atomically, off the UI thread), save as, export, and
+//! switching the book Kibitz plays from.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use egui::{Key, Modifiers};
 use kibitz_engine::Book;
 
 use super::KibitzApp;
+use crate::book_files::{BookDone, BookFormat, BookJob, BookTask, file_name};
 use crate::book_view::{BookRequest, BookView};
 use crate::workspace::Workspace;
 
+/// A book job running for the Book workspace.
+pub(super) struct Running {
+    /// What the panel says meanwhile.
+    pub what: String,
+    job: BookJob,
+    /// The file was saved as a new book: edit that one afterwards.
+    save_as: bool,
+}
+
 impl KibitzApp {
-    /// Opens the player's book in the Book workspace the first time it is shown.
+    /// Opens the book Kibitz plays from in the Book workspace the first time it is shown: the
+    /// engine's own copy, shared, and copied in the background before the first edit.
     pub(super) fn open_book_view(&mut self) {
         if self.workspace == Workspace::Book && self.book.is_none() {
-            let book = self.learning.own_book().map_or_else(Book::new, |b| Book::clone(&b));
-            self.book = Some(BookView::new(book));
+            let book = self.learning.own_book().unwrap_or_else(|| Arc::new(Book::new()));
+            let mut view = BookView::shared(book, self.learning.book_file().to_path_buf());
+            let repaint = Arc::clone(&self.repaint);
+            view.prepare_copy(move || repaint());
+            self.book = Some(view);
         }
     }
 
@@ -36,9 +53,10 @@ impl KibitzApp {
         if back {
             book.back();
         }
-        if redo {
+        let editable = book.read_only().is_none() && self.book_job.is_none();
+        if redo && editable {
             book.redo();
-        } else if undo {
+        } else if undo && editable {
             book.undo();
         }
         true
@@ -46,25 +64,153 @@ impl KibitzApp {
 
     /// Carries out what the Book workspace asked.
     pub(super) fn book_request(&mut self, request: BookRequest) {
-        match request {
-            BookRequest::Save => {
-                let Some(book) = self.book.as_mut() else { return };
-                match self.learning.replace_book(Arc::new(book.book().clone())) {
-                    Some((path, bytes)) => {
-                        book.mark_saved();
-                        self.files.write(path, bytes);
-                        self.send_learning();
-                        self.notices.push("The book is saved; Kibitz plays from it now.".into());
-                    }
-                    None => self.notices.push(
-                        "Kibitz is still learning from the last game; save the book again in a moment."
-                            .into(),
-                    ),
+        let Some(view) = self.book.as_mut() else { return };
+        let name = file_name(view.path());
+        let task = match request {
+            BookRequest::Save if view.path() == self.learning.book_file() => {
+                self.save_played_book();
+                return;
+            }
+            BookRequest::Save => BookTask::Write(view.path().to_path_buf(), view.snapshot(), BookFormat::Kibitz),
+            BookRequest::SaveAs => {
+                let stem = view.path().file_stem().map_or("book".into(), |s| s.to_string_lossy().into_owned());
+                BookTask::WriteAs(format!("{stem}.kbook"), view.snapshot(), BookFormat::Kibitz)
+            }
+            BookRequest::Export => {
+                let stem = view.path().file_stem().map_or("book".into(), |s| s.to_string_lossy().into_owned());
+                BookTask::WriteAs(format!("{stem}.bin"), view.snapshot(), BookFormat::Polyglot)
+            }
+            BookRequest::Open | BookRequest::OpenPath(_) if view.is_dirty() => {
+                self.notices.push(format!("{name} has edits not saved: save them (or undo them) first."));
+                return;
+            }
+            BookRequest::Open => BookTask::Pick,
+            BookRequest::OpenPath(path) if path == self.learning.book_file() => {
+                self.book = None;
+                self.open_book_view();
+                return;
+            }
+            BookRequest::OpenPath(path) => BookTask::Open(path),
+            BookRequest::PlayFrom => {
+                self.play_from_book();
+                return;
+            }
+            BookRequest::Cancel => {
+                if let Some(running) = self.book_job.take() {
+                    running.job.cancel();
                 }
+                return;
             }
             BookRequest::Rules => {
                 self.learning.configure(&self.settings);
                 self.send_learning();
+                return;
+            }
+        };
+        if self.book_job.is_some() {
+            return;
+        }
+        let save_as = matches!(&task, BookTask::WriteAs(_, _, BookFormat::Kibitz));
+        let what = task.describe();
+        let repaint = Arc::clone(&self.repaint);
+        let job = task.spawn(self.files.picker(), move || repaint());
+        self.book_job = Some(Running { what, job, save_as });
+    }
+
+    /// Saves the book Kibitz plays from: the engine gets the edited book at once (no copy),
+    /// the writer thread serialises and writes it after any writes still pending.
+    fn save_played_book(&mut self) {
+        let Some(view) = self.book.as_mut() else { return };
+        let snapshot = view.snapshot();
+        match self.learning.replace_book(Arc::clone(&snapshot)) {
+            Some(path) => {
+                view.mark_saved();
+                let repaint = Arc::clone(&self.repaint);
+                view.prepare_copy(move || repaint());
+                self.files.write_with(path, move || snapshot.to_bytes());
+                self.send_learning();
+                self.notices.push("The book is saved; Kibitz plays from it now.".into());
+            }
+            None => self.notices.push(
+                "Kibitz is still learning from the last game; save the book again in a moment.".into(),
+            ),
+        }
+    }
+
+    /// Kibitz plays and learns from the book in the workspace from now on.
+    fn play_from_book(&mut self) {
+        let Some(view) = self.book.as_mut() else { return };
+        let path = view.path().to_path_buf();
+        if !self.learning.switch_book(path.clone(), view.snapshot()) {
+            self.notices.push("Kibitz is still learning from the last game; try again in a moment.".into());
+            return;
+        }
+        let repaint = Arc::clone(&self.repaint);
+        view.prepare_copy(move || repaint());
+        let own = self.paths.book_file();
+        self.settings.play_book = (path != own).then(|| path.clone());
+        self.settings.remember_book(&own);
+        self.send_learning();
+        self.notices.push(format!("Kibitz plays and learns from {} now.", file_name(&path)));
+    }
+
+    /// Takes the outcome of the book job once it is done.
+    pub(super) fn poll_book_job(&mut self) {
+        let Some(running) = self.book_job.as_mut() else { return };
+        let Some(outcome) = running.job.try_finish() else { return };
+        let save_as = running.save_as;
+        self.book_job = None;
+        match outcome {
+            Ok(BookDone::Nothing) => {}
+            Ok(BookDone::Opened(opened)) => {
+                if let Some(why) = &opened.read_only {
+                    self.notices.push(why.clone());
+                }
+                self.settings.remember_book(&opened.path);
+                        self.book = Some(BookView::opened(opened));
+            }
+            Ok(BookDone::Saved { path, format, bytes, millis }) => {
+                self.book_saved(path, format, save_as);
+                self.notices.push(format!("Wrote {bytes} bytes in {millis} ms."));
+            }
+            Err(e) => self.notices.push(format!("The book: {e}")),
+        }
+    }
+
+    /// Kibitz learned from a game: the book shown, if it is the one Kibitz plays from and has
+    /// no edits, shows what was learned.
+    pub(super) fn book_learned(&mut self) {
+        let Some(view) = self.book.as_mut() else { return };
+        if view.path() != self.learning.book_file() {
+            return;
+        }
+        if view.is_dirty() {
+            self.notices.push(
+                "Kibitz learned from the last game; the book being edited does not show it, and saving the \
+                 edits replaces what it learned from that game."
+                    .into(),
+            );
+        } else if let Some(book) = self.learning.own_book() {
+            view.reload(book);
+            let repaint = Arc::clone(&self.repaint);
+            view.prepare_copy(move || repaint());
+        }
+    }
+
+    fn book_saved(&mut self, path: PathBuf, format: BookFormat, save_as: bool) {
+        let name = file_name(&path);
+        match format {
+            BookFormat::Polyglot => self.notices.push(format!("Exported the book to {name} (Polyglot).")),
+            BookFormat::Kibitz => {
+                if let Some(view) = self.book.as_mut() {
+                    if save_as {
+                        view.saved_as(path.clone());
+                    } else {
+                        view.mark_saved();
+                    }
+                }
+                self.settings.remember_book(&path);
+                        self.notices.push(format!("Saved the book to {name}."));
             }
         }
     }

@@ -22,6 +22,7 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
+use std::sync::Arc;
 
 use shakmaty::{Chess, Move, Position};
 
@@ -142,7 +143,8 @@ struct Change {
 /// A book being edited, with its undo and redo stacks.
 #[derive(Clone, Debug, Default)]
 pub struct BookDocument {
-    book: Book,
+    /// Shared with whoever plays from a snapshot; copied on the first edit after one.
+    book: Arc<Book>,
     undo: Vec<Change>,
     redo: Vec<Change>,
     /// How many changes from the bottom of the undo stack the saved file holds; `None` when
@@ -154,7 +156,42 @@ impl BookDocument {
     /// A document of `book`, as saved.
     #[must_use]
     pub fn new(book: Book) -> Self {
+        BookDocument::shared(Arc::new(book))
+    }
+
+    /// A document of a book that others may hold too (the engine plays from it): it is
+    /// copied only when first edited, and not at all when [`BookDocument::adopt_copy`] gave
+    /// the document a copy made in the background.
+    #[must_use]
+    pub fn shared(book: Arc<Book>) -> Self {
         BookDocument { book, undo: Vec::new(), redo: Vec::new(), saved_at: Some(0) }
+    }
+
+    /// The book as it is now, to hand to the engine or to a writer: no copy is made.
+    #[must_use]
+    pub fn snapshot(&self) -> Arc<Book> {
+        Arc::clone(&self.book)
+    }
+
+    /// Whether an edit now would copy the book first (someone else holds a snapshot).
+    #[must_use]
+    pub fn is_shared(&self) -> bool {
+        Arc::strong_count(&self.book) > 1
+    }
+
+    /// Takes `copy`, made in the background from `of`, as the document's own book, so that
+    /// the next edit does not copy the whole book; refused (returns false) when the document
+    /// no longer holds `of` (it was edited meanwhile).
+    pub fn adopt_copy(&mut self, copy: Book, of: &Arc<Book>) -> bool {
+        if !Arc::ptr_eq(&self.book, of) {
+            return false;
+        }
+        self.book = Arc::new(copy);
+        true
+    }
+
+    fn book_mut(&mut self) -> &mut Book {
+        Arc::make_mut(&mut self.book)
     }
 
     /// The book as edited.
@@ -195,13 +232,13 @@ impl BookDocument {
         let touched = self.touched(&edit)?;
         let before: Vec<_> = touched.iter().map(|&(k, m)| (k, m, self.book.get(k, m).copied())).collect();
         match edit {
-            BookEdit::SetUser { key, mv, value } => self.book.entry_mut(key, mv).user = value,
-            BookEdit::SetPlay { key, mv, pct } => self.book.entry_mut(key, mv).play_pct = pct,
+            BookEdit::SetUser { key, mv, value } => self.book_mut().entry_mut(key, mv).user = value,
+            BookEdit::SetPlay { key, mv, pct } => self.book_mut().entry_mut(key, mv).play_pct = pct,
             BookEdit::Add { key, mv } => {
-                self.book.entry_mut(key, mv);
+                self.book_mut().entry_mut(key, mv);
             }
             BookEdit::ResetLearned { key, mv } => {
-                if let Some(entry) = self.book.get_mut(key, mv) {
+                if let Some(entry) = self.book_mut().get_mut(key, mv) {
                     entry.learned = Stats::default();
                     entry.learn_score = 0;
                     entry.never_play = false;
@@ -209,7 +246,7 @@ impl BookDocument {
             }
             BookEdit::Remove { .. } => {
                 let gone: HashSet<(u64, u16)> = touched.iter().copied().collect();
-                self.book.retain(|e| !gone.contains(&(e.key, e.mv)));
+                self.book_mut().retain(|e| !gone.contains(&(e.key, e.mv)));
             }
         }
         let after = touched.iter().map(|&(k, m)| (k, m, self.book.get(k, m).copied())).collect();
@@ -270,17 +307,17 @@ impl BookDocument {
             let mut entries: Vec<BookEntry> =
                 self.book.entries().iter().filter(|e| !touched.contains(&(e.key, e.mv))).copied().collect();
             entries.extend(states.iter().filter_map(|&(_, _, e)| e));
-            self.book = Book::from_entries(entries);
+            self.book = Arc::new(Book::from_entries(entries));
             return;
         }
         let absent: HashSet<(u64, u16)> =
             states.iter().filter(|(_, _, e)| e.is_none()).map(|&(k, m, _)| (k, m)).collect();
         if !absent.is_empty() {
-            self.book.retain(|e| !absent.contains(&(e.key, e.mv)));
+            self.book_mut().retain(|e| !absent.contains(&(e.key, e.mv)));
         }
         for &(key, mv, entry) in states {
             if let Some(entry) = entry {
-                *self.book.entry_mut(key, mv) = entry;
+                *self.book_mut().entry_mut(key, mv) = entry;
             }
         }
     }
