@@ -1298,6 +1298,11 @@ impl KibitzApp {
             Some(EditorEvent::Cancelled) => self.editor = None,
             None => {}
         }
+        if let Some((arrow, notches)) = self.board.take_wheel()
+            && let Some(book) = self.book.as_mut().filter(|_| self.workspace == Workspace::Book)
+        {
+            book.nudge(arrow, notches, &self.settings.book);
+        }
         if let Some(m) = played {
             match self.book.as_mut().filter(|_| self.workspace == Workspace::Book) {
                 Some(book) => book.play(m),

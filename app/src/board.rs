@@ -7,7 +7,7 @@ use egui::{
 use shakmaty::{Chess, Move, Piece, Position, Role, Square};
 
 use crate::board_geometry::{Geometry, UV, role_name, target_square};
-use crate::board_marks::{Arrow, Mark, paint_arrows, paint_marks};
+use crate::board_marks::{Arrow, Mark, arrow_at, paint_arrows, paint_marks};
 use crate::pieces::PieceTextures;
 
 const LAST_MOVE: Color32 = Color32::from_rgba_premultiplied(0x3e, 0x50, 0x00, 0x69);
@@ -28,6 +28,9 @@ pub struct BoardState {
     pressed: Option<(Square, bool, Pos2)>,
     /// A pawn move waiting for the player to pick the promotion piece.
     promotion: Option<(Square, Square)>,
+    /// The mouse wheel turned over an arrow this frame: its index, and notches up (positive)
+    /// or down.
+    wheel: Option<(usize, f32)>,
 }
 
 impl BoardState {
@@ -36,6 +39,12 @@ impl BoardState {
         self.selected = None;
         self.pressed = None;
         self.promotion = None;
+    }
+
+    /// The mouse wheel turned over an arrow in the last frame shown: the arrow's index in
+    /// [`BoardView::arrows`] and how many notches, up positive.
+    pub fn take_wheel(&mut self) -> Option<(usize, f32)> {
+        self.wheel.take()
     }
 
     /// Whether the promotion picker is open.
@@ -89,10 +98,40 @@ pub fn board_ui(
         played = promotion_picker(ui, state, view.position, &geometry, from, to, pieces).or(played);
     }
 
+    state.wheel = wheel_on_arrow(ui, &response, view, &geometry);
+
     // Paint.
     paint(ui, state, view, &geometry, pieces);
     geometry.describe_squares(ui, id, view.position.board());
     played
+}
+
+/// The wheel's notches this frame when the pointer is over one of the arrows: a line is a
+/// notch, 50 points are one, a page ten.
+fn wheel_on_arrow(
+    ui: &Ui,
+    response: &egui::Response,
+    view: &BoardView<'_>,
+    geometry: &Geometry,
+) -> Option<(usize, f32)> {
+    let at = response.hover_pos().filter(|_| !view.arrows.is_empty())?;
+    let notches: f32 = ui.input(|i| {
+        i.events
+            .iter()
+            .filter_map(|e| match e {
+                egui::Event::MouseWheel { unit, delta, .. } => Some(match unit {
+                    egui::MouseWheelUnit::Line => delta.y,
+                    egui::MouseWheelUnit::Point => delta.y / 50.0,
+                    egui::MouseWheelUnit::Page => delta.y * 10.0,
+                }),
+                _ => None,
+            })
+            .sum()
+    });
+    if notches == 0.0 {
+        return None;
+    }
+    arrow_at(geometry, view.arrows, at).map(|i| (i, notches))
 }
 
 /// The legal moves from `from` to `to` (several when they differ by promotion piece). The king

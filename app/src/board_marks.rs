@@ -84,6 +84,25 @@ pub fn arrow_ends(geometry: &Geometry, arrow: &Arrow) -> Option<(Pos2, Pos2)> {
     Some((tail, target - direction * TIP_MARGIN * geometry.square_size()))
 }
 
+/// The arrow under `pos`, if any: the one whose shaft passes nearest, within a third of a
+/// square (thin arrows are hard to hit exactly); the last drawn (on top) wins a tie.
+#[must_use]
+pub fn arrow_at(geometry: &Geometry, arrows: &[Arrow], pos: Pos2) -> Option<usize> {
+    let reach = geometry.square_size() / 3.0;
+    let mut best: Option<(usize, f32)> = None;
+    for (i, arrow) in arrows.iter().enumerate() {
+        let Some((tail, tip)) = arrow_ends(geometry, arrow) else { continue };
+        let along = tip - tail;
+        let t = ((pos - tail).dot(along) / along.length_sq()).clamp(0.0, 1.0);
+        let distance = (tail + along * t - pos).length();
+        let within = distance <= reach.max(arrow.width * geometry.square_size() / 2.0);
+        if within && best.is_none_or(|(_, d)| distance <= d) {
+            best = Some((i, distance));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
 /// The arrow's outline, tip first: the tip sees every other corner, so egui's fan fill from
 /// the first point paints the (not convex) outline correctly, in one piece, without the seam
 /// that a separate shaft and head would show where two translucent shapes overlap.

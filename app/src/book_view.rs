@@ -260,6 +260,19 @@ impl BookView {
             .collect()
     }
 
+    /// The wheel turned over the `index`th arrow: its move's value goes up (or down) 5 a
+    /// notch, from its probability when it had none. A spin is one step to undo.
+    pub fn nudge(&mut self, index: usize, notches: f32, settings: &BookSettings) {
+        if self.read_only.is_some() {
+            return;
+        }
+        let candidates = self.candidates(settings);
+        let Some(c) = candidates.iter().filter(|c| c.is_playable()).nth(index) else { return };
+        let from = c.entry.user.map_or_else(|| (c.probability * 100.0).round(), f64::from);
+        let value = (from + f64::from(notches.round()) * 5.0).clamp(0.0, 100.0) as u8;
+        self.edit(BookEdit::set_user(&self.position, c.mv, Some(value)), true);
+    }
+
     fn edit(&mut self, edit: BookEdit, continuing: bool) {
         self.error = None;
         let result = if continuing { self.doc.apply_continuing(edit) } else { self.doc.apply(edit) };

@@ -163,9 +163,6 @@ impl KibitzApp {
         match outcome {
             Ok(BookDone::Nothing) => {}
             Ok(BookDone::Opened(opened)) => {
-                if let Some(why) = &opened.read_only {
-                    self.notices.push(why.clone());
-                }
                 self.settings.remember_book(&opened.path);
                         self.book = Some(BookView::opened(opened));
             }

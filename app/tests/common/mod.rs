@@ -20,8 +20,9 @@ impl FilePicker for NoFiles {
     }
 }
 
-/// Opens `game.pgn`, saves games to `saved.pgn` and positions to `position.epd`, all in one
-/// folder (the test's).
+/// Opens `game.pgn`, saves games to `saved.pgn` and positions to `position.epd`; opens the
+/// book `open.kbook` (or `open.bin`), saves books as `saved.kbook` and exports them to
+/// `exported.bin`; all in one folder (the test's).
 pub struct InFolder(pub PathBuf);
 
 impl FilePicker for InFolder {
@@ -33,6 +34,15 @@ impl FilePicker for InFolder {
     }
     fn save_position(&self, _: &str) -> Option<PathBuf> {
         Some(self.0.join("position.epd"))
+    }
+    fn open_book(&self) -> Option<PathBuf> {
+        ["open.kbook", "open.bin"].iter().map(|name| self.0.join(name)).find(|p| p.exists())
+    }
+    fn save_book(&self, _: &str, format: kibitz_app::BookFormat) -> Option<PathBuf> {
+        Some(self.0.join(match format {
+            kibitz_app::BookFormat::Kibitz => "saved.kbook",
+            kibitz_app::BookFormat::Polyglot => "exported.bin",
+        }))
     }
 }
 
