@@ -121,3 +121,84 @@ fn the_engine_in_play_follows_a_saved_edit_at_once() {
     common::step_until(&mut h, "Kibitz's reply", |app| app.game().len() == 2);
     assert_eq!(h.state().game().san_moves()[1], "a6", "Kibitz plays the edited book");
 }
+
+/// The accessible value of the slider labelled `label`.
+fn slider_value(h: &egui_kittest::Harness<'_, KibitzApp>, label: &str) -> Option<f64> {
+    h.get_by_label(label).accesskit_node().numeric_value()
+}
+
+#[test]
+fn dragging_a_value_or_turning_the_wheel_on_an_arrow_changes_every_probability() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = common::app_in(dir.path());
+    h.get_by_label("Book").click();
+    h.run_steps(10);
+    let before = chances(&h);
+    assert!(before.iter().all(|c| c != "100.0%"), "{before:?}");
+
+    // Drag e4's bar from its left end to its right end: "always", so every other move is out.
+    let bar = h.get_by_label("value of e4").rect();
+    // Past the right end: the bar stops at its maximum.
+    let (from, to) = (bar.left_center() + egui::vec2(2.0, 0.0), bar.right_center() + egui::vec2(150.0, 0.0));
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.event(egui::Event::PointerMoved(from));
+    h.event(button(from, true));
+    h.step();
+    for step in 1..=8 {
+        h.event(egui::Event::PointerMoved(from.lerp(to, step as f32 / 8.0)));
+        h.step();
+    }
+    h.event(button(to, false));
+    h.run_steps(3);
+    assert_eq!(slider_value(&h, "value of e4"), Some(100.0));
+    let dragged = chances(&h);
+    assert_eq!(dragged.iter().filter(|c| *c == "100.0%").count(), 1, "{dragged:?}");
+    assert_eq!(dragged.iter().filter(|c| c.starts_with("excluded")).count(), dragged.len() - 1, "{dragged:?}");
+    // The whole drag is one step to undo.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    assert_eq!(chances(&h), before, "one undo takes the whole drag back");
+
+    // The wheel over 1. d4's arrow (at d3, White at the bottom) raises its value a notch at a time.
+    let board = h.get_by_label("Chess board").rect();
+    let square = board.width() / 8.0;
+    let d3 = board.left_top() + egui::vec2(3.5 * square, 5.5 * square);
+    let wheel = |notches: f32| egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: egui::vec2(0.0, notches),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.event(egui::Event::PointerMoved(d3));
+    h.step();
+    h.event(wheel(2.0));
+    h.run_steps(3);
+    let raised = slider_value(&h, "value of d4").expect("d4 has a value now");
+    let turned = chances(&h);
+    assert_ne!(turned, before, "every probability follows the new value");
+    h.event(wheel(1.0));
+    h.run_steps(3);
+    assert_eq!(slider_value(&h, "value of d4"), Some(raised + 5.0), "5 a notch");
+    h.event(wheel(-40.0));
+    h.run_steps(3);
+    assert_eq!(slider_value(&h, "value of d4"), Some(0.0), "down to 0, no further");
+    assert!(
+        chances(&h).iter().any(|c| c.contains("avoid list")),
+        "at 0 the move joins the avoid list: {:?}",
+        chances(&h)
+    );
+    // The wheel over an empty square changes nothing.
+    let a5 = board.left_top() + egui::vec2(0.5 * square, 3.5 * square);
+    let now = chances(&h);
+    h.event(egui::Event::PointerMoved(a5));
+    h.step();
+    h.event(wheel(3.0));
+    h.run_steps(3);
+    assert_eq!(chances(&h), now);
+}
