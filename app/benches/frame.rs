@@ -1,11 +1,12 @@
 //! Frame cost of the play view while engines think, and of the study view.
 //!
 //! Run with `cargo bench -p kibitz --bench frame`; a word after `--` (`study`, `thinking`,
-//! `watch`, `analysis`) runs only the case of that name. The cases: a study of a long
+//! `watch`, `analysis`, `book`) runs only the case of that name. The cases: a study of a long
 //! annotated game, without and with Kibitz analysing it (five lines, the board stepping on
 //! every second, and the time from a step to the first line shown); a 40-ply game resumed with Kibitz to move at the "Strong" level, so it
 //! searches for three seconds while frames are measured; and two external engines (Debian's
-//! Stockfish twice) playing each other at 1+0.01, game after game, frames paced at 60 Hz.
+//! Stockfish twice) playing each other at 1+0.01, game after game, frames paced at 60 Hz; and
+//! the Book workspace on a book of a million positions (opening it, dragging a value, saving).
 //! Each frame is timed with the thread's CPU clock (not wall time): the egui pass alone, and
 //! the pass plus tessellation. Rendering is left out: a software rasteriser says nothing
 //! about a real GPU.
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use kibitz_app::{AppOptions, FilePicker, KibitzApp, Paths, SavedGame};
 use kibitz_engine::{GameRecord, Level};
 use shakmaty::{Color, Position};
@@ -148,6 +149,184 @@ fn main() {
     if selected("analysis") {
         analysis_frames();
     }
+    if selected("book") {
+        book_frames();
+    }
+}
+
+/// Opens the book `book.kbook` of its folder; writes books nowhere.
+struct BookPicker(std::path::PathBuf);
+
+impl FilePicker for BookPicker {
+    fn open_pgn(&self) -> Option<std::path::PathBuf> {
+        None
+    }
+    fn save_pgn(&self, _: &str) -> Option<std::path::PathBuf> {
+        None
+    }
+    fn open_book(&self) -> Option<std::path::PathBuf> {
+        Some(self.0.join("book.kbook"))
+    }
+}
+
+/// How many positions the book of the `book` case has.
+const BOOK_POSITIONS: usize = 1_000_000;
+
+/// A book of [`BOOK_POSITIONS`] positions: random games of up to 40 plies from the initial
+/// position, each move counted with a random result, until that many positions have moves.
+fn synthetic_book() -> kibitz_engine::Book {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut entries = std::collections::HashMap::<(u64, u16), kibitz_engine::BookEntry>::new();
+    let mut positions = std::collections::HashSet::new();
+    while positions.len() < BOOK_POSITIONS {
+        let mut pos = shakmaty::Chess::default();
+        for _ in 0..rng.random_range(1..=40) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            let key = kibitz_engine::book_key(&pos);
+            positions.insert(key);
+            let e = entries
+                .entry((key, kibitz_engine::encode_move(m)))
+                .or_insert_with(|| kibitz_engine::BookEntry::new(key, kibitz_engine::encode_move(m)));
+            let outcome = match rng.random_range(0..3) {
+                0 => kibitz_engine::Outcome::Win,
+                1 => kibitz_engine::Outcome::Draw,
+                _ => kibitz_engine::Outcome::Loss,
+            };
+            e.fixed.record(outcome);
+            pos.play_unchecked(m);
+        }
+    }
+    kibitz_engine::Book::from_entries(entries.into_values().collect())
+}
+
+/// The Book workspace on a book of a million positions: the time until the opened book is
+/// shown, and the frames meanwhile (the UI does not wait for the file); then frames while a
+/// value is dragged back and forth, the time from a drag to every probability updated, and
+/// the time and bytes of saving one edited position.
+fn book_frames() {
+    let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-book-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let started = Instant::now();
+    let book = synthetic_book();
+    let file = dir.join("book.kbook");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    book.save(&file).expect("temp dir is writable");
+    let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "book of {} positions, {} moves, {:.0} MB, made in {:.1} s",
+        book.positions(),
+        book.len(),
+        bytes as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    );
+    let paths = Paths::under(dir.clone());
+    let options =
+        AppOptions { paths, picker: Arc::new(BookPicker(dir.clone())), screenshot: None, open: None };
+    let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
+    h.run_steps(3);
+    h.get_by_label("Book").click();
+    h.run_steps(10);
+
+    // Open: frames go on while the file is read; time until its moves are listed.
+    let shown = format!("{} moves", book.len());
+    h.get_by_label("Open book…").click();
+    let asked = Instant::now();
+    let mut frames = Vec::new();
+    while h.query_all_by_label_contains(&shown).next().is_none() {
+        assert!(asked.elapsed() < Duration::from_secs(60), "the book opens within a minute");
+        frames.push(timed_frame(&mut h).1);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let open = asked.elapsed();
+    frames.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "open: {:.0} ms until the book is shown; {} frames meanwhile, the longest {:.2} ms",
+        ms(open),
+        frames.len(),
+        ms(frames.last().copied().unwrap_or_default())
+    );
+    h.run_steps(10);
+
+    // Drag e4's bar back and forth, a pointer move a frame.
+    let bar = h.get_by_label("value of e4").rect();
+    let (left, right) = (bar.left_center() + egui::vec2(2.0, 0.0), bar.right_center() - egui::vec2(2.0, 0.0));
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.event(egui::Event::PointerMoved(left));
+    h.event(button(left, true));
+    h.step();
+    let (mut pass, mut total) = (Vec::new(), Vec::new());
+    let mut updates = Vec::new();
+    for frame in 0..BOOK_DRAG_FRAMES {
+        let phase = (frame % 120) as f32 / 60.0;
+        let t = if phase <= 1.0 { phase } else { 2.0 - phase };
+        h.event(egui::Event::PointerMoved(left.lerp(right, t)));
+        let before = probabilities(&h);
+        let frame_start = Instant::now();
+        let (p, all) = timed_frame(&mut h);
+        if probabilities(&h) != before {
+            updates.push(all);
+        }
+        pass.push(p);
+        total.push(all);
+        std::thread::sleep(FRAME_PERIOD.saturating_sub(frame_start.elapsed()));
+    }
+    h.event(button(right, false));
+    h.run_steps(2);
+    pass.sort();
+    total.sort();
+    updates.sort();
+    report(
+        &format!("Book workspace, a value dragged back and forth ({BOOK_DRAG_FRAMES} frames at 60 Hz)"),
+        &(pass, total),
+    );
+    println!(
+        "  drag to every probability updated: in the same frame, {} of {} frames changed them; \
+         those frames: median {:.2} ms, max {:.2} ms",
+        updates.len(),
+        BOOK_DRAG_FRAMES,
+        ms(percentile(&updates, 0.5)),
+        ms(updates.last().copied().unwrap_or_default())
+    );
+
+    // Save the one edited position.
+    h.get_by_label("Save book").click();
+    let asked = Instant::now();
+    while h.query_all_by_label_contains("Saved the book").next().is_none() {
+        assert!(asked.elapsed() < Duration::from_secs(60), "the book is saved within a minute");
+        h.step();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let wrote = h
+        .query_all_by_label_contains("Wrote")
+        .filter_map(|n| n.accesskit_node().value())
+        .next()
+        .unwrap_or_default();
+    println!("save of one edited position: {:.0} ms until saved; {wrote}", ms(asked.elapsed()));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Frames measured while a book value is dragged.
+const BOOK_DRAG_FRAMES: usize = 600;
+
+/// The probabilities the Book workspace shows.
+fn probabilities(h: &Harness<'_, KibitzApp>) -> Vec<String> {
+    h.query_all_by(|n| {
+        n.role() == egui::accesskit::Role::Label
+            && n.value().is_some_and(|v| v.ends_with('%') || v.starts_with("excluded"))
+    })
+    .filter_map(|n| n.accesskit_node().value())
+    .collect()
 }
 
 /// The play view of a 40-ply game while Kibitz searches at the "Strong" level.

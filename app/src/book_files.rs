@@ -35,6 +35,8 @@ pub struct OpenedBook {
     pub format: BookFormat,
     /// What was read.
     pub book: Book,
+    /// How many positions it has (counted here, off the UI thread: it reads the whole book).
+    pub positions: usize,
     /// Why the book may not be edited in place (a damaged or unwritable file), if so.
     pub read_only: Option<String>,
 }
@@ -136,7 +138,8 @@ pub fn read_book(path: &Path) -> Result<OpenedBook, String> {
     if read_only.is_none() && unwritable {
         read_only = Some(format!("{name} is read-only on disk: Save as writes the edits to a new file."));
     }
-    Ok(OpenedBook { path: path.to_path_buf(), format, book, read_only })
+    let positions = book.positions();
+    Ok(OpenedBook { path: path.to_path_buf(), format, book, positions, read_only })
 }
 
 // Replaced by the engine's salvage when it lands.

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use kibitz_engine::{
-    Book, BookDocument, BookEdit, BookSettings, Candidate, Job, Nag, book_key, nag_symbol, nag_value, san_line,
+    Book, BookDocument, BookEdit, BookSettings, Candidate, Job, Nag, book_key, nag_symbol, nag_value,
+    san_line,
 };
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
@@ -72,6 +73,9 @@ pub struct BookView {
     line: Vec<Move>,
     position: Chess,
     error: Option<String>,
+    /// The book's number of moves and of positions, counted when the number of moves
+    /// changes (counting positions reads the whole book).
+    size: (usize, usize),
 }
 
 impl BookView {
@@ -94,13 +98,16 @@ impl BookView {
             line: Vec::new(),
             position: Chess::default(),
             error: None,
+            size: (usize::MAX, 0),
         }
     }
 
     /// A view of a book read from a file.
     #[must_use]
     pub fn opened(opened: OpenedBook) -> Self {
+        let size = (opened.book.len(), opened.positions);
         let mut view = BookView::shared(Arc::new(opened.book), opened.path);
+        view.size = size;
         view.format = opened.format;
         view.read_only = opened.read_only;
         view
@@ -135,6 +142,7 @@ impl BookView {
     pub fn reload(&mut self, book: Arc<Book>) {
         self.doc = BookDocument::shared(book);
         self.copy = None;
+        self.size = (usize::MAX, 0);
     }
 
     /// The book was written to `path` in Kibitz's format: it is now that file's, saved and
@@ -174,7 +182,6 @@ impl BookView {
     pub fn position(&self) -> &Chess {
         &self.position
     }
-
 
     /// The edits are saved.
     pub fn mark_saved(&mut self) {
@@ -260,6 +267,15 @@ impl BookView {
             .collect()
     }
 
+    /// "N positions, M moves": counted again only when the number of moves changed.
+    fn size_text(&mut self) -> String {
+        let book = self.doc.book();
+        if self.size.0 != book.len() {
+            self.size = (book.len(), book.positions());
+        }
+        format!("{} positions, {} moves", self.size.1, self.size.0)
+    }
+
     /// The wheel turned over the `index`th arrow: its move's value goes up (or down) 5 a
     /// notch, from its probability when it had none. A spin is one step to undo.
     pub fn nudge(&mut self, index: usize, notches: f32, settings: &BookSettings) {
@@ -321,7 +337,7 @@ impl BookView {
         if let Some(error) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, error);
         }
-        ui.weak(format!("{} positions, {} moves", self.doc.book().positions(), self.doc.book().len()));
+        ui.weak(self.size_text());
         let before = *settings;
         egui::CollapsingHeader::new("Selection rules")
             .show(ui, |ui| crate::learning_settings::rules_ui(ui, settings));
@@ -397,7 +413,10 @@ impl BookView {
                                 text.push_str(" (Kibitz plays it)");
                             }
                             let chosen = path == self.path;
-                            if ui.selectable_label(chosen, text).on_hover_text(path.display().to_string()).clicked()
+                            if ui
+                                .selectable_label(chosen, text)
+                                .on_hover_text(path.display().to_string())
+                                .clicked()
                                 && !chosen
                             {
                                 *request = Some(BookRequest::OpenPath(path));
@@ -406,28 +425,38 @@ impl BookView {
                     })
                     .response
                     .on_hover_text(self.path.display().to_string());
-                if ui.button("Open book…").on_hover_text("A Kibitz book (.kbook) or a Polyglot book (.bin)").clicked() {
+                if ui
+                    .button("Open book…")
+                    .on_hover_text("A Kibitz book (.kbook) or a Polyglot book (.bin)")
+                    .clicked()
+                {
                     *request = Some(BookRequest::Open);
                 }
             });
         });
         ui.horizontal_wrapped(|ui| {
             ui.add_enabled_ui(idle, |ui| {
-                let can_save = self.doc.is_dirty() && self.read_only.is_none() && self.format == BookFormat::Kibitz;
+                let can_save =
+                    self.doc.is_dirty() && self.read_only.is_none() && self.format == BookFormat::Kibitz;
                 let hover = match self.format {
-                    BookFormat::Polyglot => "A Polyglot book keeps no values: save it as a Kibitz book, or export it",
+                    BookFormat::Polyglot => {
+                        "A Polyglot book keeps no values: save it as a Kibitz book, or export it"
+                    }
                     BookFormat::Kibitz if plays => "Write the edits; Kibitz plays from them at once",
                     BookFormat::Kibitz => "Write the edits to the book's file",
                 };
                 if ui.add_enabled(can_save, egui::Button::new("Save book")).on_hover_text(hover).clicked() {
                     *request = Some(BookRequest::Save);
                 }
-                if ui.button("Save as…").on_hover_text("Write the book to a new Kibitz book file").clicked() {
+                if ui.button("Save as…").on_hover_text("Write the book to a new Kibitz book file").clicked()
+                {
                     *request = Some(BookRequest::SaveAs);
                 }
                 if ui
                     .button("Export to Polyglot…")
-                    .on_hover_text("Write a Polyglot .bin: each move's weight; a value of 0 is written as weight 0")
+                    .on_hover_text(
+                        "Write a Polyglot .bin: each move's weight; a value of 0 is written as weight 0",
+                    )
                     .clicked()
                 {
                     *request = Some(BookRequest::Export);
@@ -435,13 +464,18 @@ impl BookView {
                 if plays {
                     ui.weak("Kibitz plays from this book");
                 } else {
-                    let can_play = self.format == BookFormat::Kibitz && self.read_only.is_none() && !self.doc.is_dirty();
+                    let can_play =
+                        self.format == BookFormat::Kibitz && self.read_only.is_none() && !self.doc.is_dirty();
                     let why = if can_play {
                         "Kibitz plays and learns from this book from now on"
                     } else {
                         "Save the book (as a Kibitz book) first"
                     };
-                    if ui.add_enabled(can_play, egui::Button::new("Play from this book")).on_hover_text(why).clicked() {
+                    if ui
+                        .add_enabled(can_play, egui::Button::new("Play from this book"))
+                        .on_hover_text(why)
+                        .clicked()
+                    {
                         *request = Some(BookRequest::PlayFrom);
                     }
                 }

@@ -158,7 +158,11 @@ fn dragging_a_value_or_turning_the_wheel_on_an_arrow_changes_every_probability()
     assert_eq!(slider_value(&h, "value of e4"), Some(100.0));
     let dragged = chances(&h);
     assert_eq!(dragged.iter().filter(|c| *c == "100.0%").count(), 1, "{dragged:?}");
-    assert_eq!(dragged.iter().filter(|c| c.starts_with("excluded")).count(), dragged.len() - 1, "{dragged:?}");
+    assert_eq!(
+        dragged.iter().filter(|c| c.starts_with("excluded")).count(),
+        dragged.len() - 1,
+        "{dragged:?}"
+    );
     // The whole drag is one step to undo.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(3);

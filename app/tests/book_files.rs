@@ -66,12 +66,16 @@ fn wait_for(path: &Path) {
 #[test]
 fn a_polyglot_book_is_saved_as_a_kibitz_book_and_exported() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let polyglot = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/books/gm2600.bin")).expect("the shared Polyglot book");
+    let polyglot = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/books/gm2600.bin"))
+        .expect("the shared Polyglot book");
     std::fs::write(dir.path().join("open.bin"), &polyglot).expect("copied");
     let mut h = common::app_in(dir.path());
     open_book(&mut h, "open.bin");
     let original = Book::from_polyglot(&polyglot).expect("a Polyglot book");
-    assert!(h.query_by_label_contains(&format!("{} moves", original.len())).is_some(), "the whole book is shown");
+    assert!(
+        h.query_by_label_contains(&format!("{} moves", original.len())).is_some(),
+        "the whole book is shown"
+    );
     // A Polyglot book has no place for values: Save is off; Save as writes a Kibitz book.
     assert!(h.get_by_label("Save book").accesskit_node().is_disabled());
     h.get_by_label("Save as…").click();

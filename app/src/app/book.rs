@@ -71,13 +71,17 @@ impl KibitzApp {
                 self.save_played_book();
                 return;
             }
-            BookRequest::Save => BookTask::Write(view.path().to_path_buf(), view.snapshot(), BookFormat::Kibitz),
+            BookRequest::Save => {
+                BookTask::Write(view.path().to_path_buf(), view.snapshot(), BookFormat::Kibitz)
+            }
             BookRequest::SaveAs => {
-                let stem = view.path().file_stem().map_or("book".into(), |s| s.to_string_lossy().into_owned());
+                let stem =
+                    view.path().file_stem().map_or("book".into(), |s| s.to_string_lossy().into_owned());
                 BookTask::WriteAs(format!("{stem}.kbook"), view.snapshot(), BookFormat::Kibitz)
             }
             BookRequest::Export => {
-                let stem = view.path().file_stem().map_or("book".into(), |s| s.to_string_lossy().into_owned());
+                let stem =
+                    view.path().file_stem().map_or("book".into(), |s| s.to_string_lossy().into_owned());
                 BookTask::WriteAs(format!("{stem}.bin"), view.snapshot(), BookFormat::Polyglot)
             }
             BookRequest::Open | BookRequest::OpenPath(_) if view.is_dirty() => {
@@ -131,9 +135,9 @@ impl KibitzApp {
                 self.send_learning();
                 self.notices.push("The book is saved; Kibitz plays from it now.".into());
             }
-            None => self.notices.push(
-                "Kibitz is still learning from the last game; save the book again in a moment.".into(),
-            ),
+            None => self
+                .notices
+                .push("Kibitz is still learning from the last game; save the book again in a moment.".into()),
         }
     }
 
@@ -164,7 +168,7 @@ impl KibitzApp {
             Ok(BookDone::Nothing) => {}
             Ok(BookDone::Opened(opened)) => {
                 self.settings.remember_book(&opened.path);
-                        self.book = Some(BookView::opened(opened));
+                self.book = Some(BookView::opened(opened));
             }
             Ok(BookDone::Saved { path, format, bytes, millis }) => {
                 self.book_saved(path, format, save_as);
@@ -207,7 +211,7 @@ impl KibitzApp {
                     }
                 }
                 self.settings.remember_book(&path);
-                        self.notices.push(format!("Saved the book to {name}."));
+                self.notices.push(format!("Saved the book to {name}."));
             }
         }
     }
