@@ -35,6 +35,7 @@ pub use choose::{BookMode, BookSettings, Candidate, Choice, CraftyWeights, Exclu
 pub use document::{BookDocument, BookEdit, EditError};
 pub use entry::BookEntry;
 pub use error::BookError;
+pub(crate) use journal::Journal;
 pub use journal::Recovery;
 pub use key::{book_key, decode_move, encode_move, move_code_text};
 pub use learn::{LearnFlags, LearnReport, PlayedGame};
