@@ -74,7 +74,8 @@ fn a_lost_and_a_won_game_teach_the_book_the_postbook_and_the_positions() {
     let lost = game(&mut learning, &LINE, &[30, -150], Color::Black);
     let mut written = learn(&mut learning, &lost);
     written.sort();
-    let mut expected = vec![files.book.clone(), files.positions.clone(), files.postbook.clone()];
+    let mut expected =
+        vec![files.book.clone(), files.positions.clone(), files.postbook.clone(), files.taught.clone()];
     expected.sort();
     assert_eq!(written, expected);
     assert!(!learning.after_game(&lost, Color::White, || {}), "a game is learned once");
@@ -112,10 +113,21 @@ fn a_lost_and_a_won_game_teach_the_book_the_postbook_and_the_positions() {
     let entry = *learning.book().expect("the book").get(book_key(start), e4).expect("1. e4");
     assert_eq!((entry.learned.games, entry.learned.wins, entry.learned.losses), (2, 1, 1));
 
+    // Both games are kept, and both taught 1. e4 (the won one, the newer, first).
+    let taught = learning.taught_games();
+    assert_eq!(taught.len(), 2);
+    let by = taught.index().taught_by(book_key(start), e4);
+    assert_eq!(
+        by.iter().map(|g| (g.index, g.ply, g.result.as_str())).collect::<Vec<_>>(),
+        [(1, 0, "1-0"), (0, 0, "0-1")]
+    );
+    assert!(taught.index().taught_by(book_key(lost.position_at(1)), encode_move(lost.moves()[1])).is_empty());
+
     // What was written reloads.
     let (again, set_aside) = Learning::load(files, LearningSettings::default(), &[]);
     assert!(set_aside.is_empty(), "{set_aside:?}");
     assert_eq!(again.summary(), LearnedSummary { book_moves: 1, positions: 1, postbook_moves: 2 });
+    assert_eq!(*again.taught_games(), *taught, "the games learned from reload");
     let reloaded = again.book().expect("the player's copy, not the (empty) default");
     assert_eq!(reloaded.get(book_key(start), e4).map(|e| e.learned), Some(entry.learned));
 }
@@ -129,7 +141,7 @@ fn the_switches_say_what_is_learned_and_used() {
     let (mut learning, _) = Learning::load(files.clone(), settings, &small_book());
     assert!(learning.book().is_none(), "the book is off");
     let lost = game(&mut learning, &LINE, &[30, -150], Color::Black);
-    assert_eq!(learn(&mut learning, &lost), std::slice::from_ref(&files.postbook));
+    assert_eq!(learn(&mut learning, &lost), [files.postbook.clone(), files.taught.clone()]);
     let Command::SetLearning { positions: None, postbook: Some(postbook) } = learning.command() else {
         panic!("only the PostBook is used: {:?}", learning.command());
     };
@@ -145,9 +157,12 @@ fn the_switches_say_what_is_learned_and_used() {
 
     // Clearing forgets everything and writes the emptied files.
     learning.configure(LearningSettings::default());
-    let cleared: Vec<_> = learning.clear().into_iter().map(|(path, _)| path).collect();
-    assert_eq!(cleared, [files.postbook]);
+    let cleared: Vec<_> = learning.clear().into_iter().collect();
+    let paths: Vec<_> = cleared.iter().map(|(path, _)| path.clone()).collect();
+    assert_eq!(paths, [files.postbook, files.taught.clone()]);
+    assert!(cleared[1].1.is_empty(), "the games learned from are forgotten");
     assert_eq!(learning.summary(), LearnedSummary::default());
+    assert!(learning.taught_games().is_empty());
 }
 
 #[test]

@@ -9,7 +9,8 @@
 //! selection), `learn` (book and result learning), `postbook`, `positions` (position learning),
 //! `learned_error` (why a learned-data file was refused), `salvage` (what can be read of a
 //! damaged book), `journal` (an in-place save's journal, replayed after a crash), `on_disk`
-//! (a book file being edited: saving in place or anew).
+//! (a book file being edited: saving in place or anew), `taught` (the games learning learned
+//! from).
 
 mod build;
 mod choose;
@@ -29,6 +30,7 @@ mod positions;
 mod postbook;
 mod salvage;
 mod stats;
+mod taught;
 
 pub use build::{BookBuilder, BuildJob, BuildOptions, BuildProgress};
 pub use choose::{BookMode, BookSettings, Candidate, Choice, CraftyWeights, Exclusion, Group, RandomType};
@@ -46,6 +48,7 @@ pub use positions::{LearnedPosition, PositionTable};
 pub use postbook::{PREFER_MARGIN, PostBook, PostBookAdvice, PostBookStats, PreferCheck};
 pub use salvage::Salvaged;
 pub use stats::{Outcome, Stats};
+pub use taught::{TAUGHT_GAMES_KEPT, TaughtGame, TaughtGames, TaughtIndex};
 
 use shakmaty::{Chess, Move};
 
