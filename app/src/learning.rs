@@ -158,14 +158,15 @@ mod tests {
         let (mut learning, notices) = Learning::load(&paths, &settings);
         assert!(notices.is_empty(), "{notices:?}");
         let game = lost_game(&mut learning, &["d4", "d5", "c4", "e6"], &[30, -200]);
-        assert_eq!(learn(&mut learning, &game), [paths.postbook_file()]);
+        let taught = paths.learning_files().taught;
+        assert_eq!(learn(&mut learning, &game), [paths.postbook_file(), taught.clone()]);
         assert!(matches!(learning.command(), Command::SetLearning { positions: None, postbook: Some(_) }));
 
         // Position learning on, the PostBook off: the positions are learned and used instead.
         let settings = Settings { own_book: false, learn: 7, postbook: false, ..Settings::default() };
         learning.configure(&settings);
         let game = lost_game(&mut learning, &["d4", "d5", "c4", "e6"], &[30, -200]);
-        assert_eq!(learn(&mut learning, &game), [paths.positions_file()]);
+        assert_eq!(learn(&mut learning, &game), [paths.positions_file(), taught]);
         assert!(matches!(learning.command(), Command::SetLearning { positions: Some(_), postbook: None }));
         assert_eq!(learning.summary(), LearnedSummary { book_moves: 0, positions: 1, postbook_moves: 2 });
 
