@@ -367,12 +367,28 @@ impl Learning {
     /// to the engine. `None`, and nothing changes, while learning from a game runs (its result
     /// would overwrite the edit).
     pub fn replace_book(&mut self, book: Arc<Book>) -> Option<(PathBuf, Vec<u8>)> {
-        if self.is_learning() {
-            return None;
-        }
         let bytes = book.to_bytes();
+        self.adopt_book(book).then(|| (self.files.book.clone(), bytes))
+    }
+
+    /// Adopts an edited book as the player's book without writing it, for a book the editor
+    /// saved itself through a [`BookFile`](crate::BookFile) at `files().book` (in place when
+    /// it can): from now on Kibitz plays and learns from it; send [`Learning::book`] to the
+    /// engine. `false`, and nothing changes, while learning from a game runs (its result would
+    /// overwrite the edit; and after it, the file learning wrote makes the `BookFile` rewrite
+    /// the whole file, [`Rewrite::ChangedOnDisk`](crate::Rewrite::ChangedOnDisk)).
+    pub fn adopt_book(&mut self, book: Arc<Book>) -> bool {
+        if self.is_learning() {
+            return false;
+        }
         self.book = Some(book);
-        Some((self.files.book.clone(), bytes))
+        true
+    }
+
+    /// Where the learned data is kept.
+    #[must_use]
+    pub fn files(&self) -> &LearningFiles {
+        &self.files
     }
 
     /// The command that gives the engine what was learned: the learned positions (when

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::TempDir;
 use kibitz_engine::{
-    Book, Command, Ending, GameRecord, LearnedFileErrorKind, LearnedPart, LearnedPosition, LearnedSummary,
-    Learning, LearningFiles, LearningSettings, PositionTable, Termination, book_key, encode_move,
-    write_atomic,
+    Book, BookFile, Command, Ending, GameRecord, LearnedFileErrorKind, LearnedPart, LearnedPosition,
+    LearnedSummary, Learning, LearningFiles, LearningSettings, PositionTable, Rewrite, SaveMethod,
+    Termination, book_key, encode_move, write_atomic,
 };
 use shakmaty::Color;
 
@@ -203,4 +203,41 @@ fn a_damaged_file_is_set_aside_with_an_error_naming_it_and_the_rest_loads() {
     // The positions still load, and the default book stands in for the damaged copy.
     assert_eq!(learning.summary(), LearnedSummary { book_moves: 0, positions: 1, postbook_moves: 0 });
     assert_eq!(learning.book().map(|book| book.entries().len()), Some(2));
+}
+
+#[test]
+fn a_book_saved_in_place_by_the_editor_is_adopted_and_learning_in_between_is_noticed() {
+    let dir = TempDir::new("learning-adopt");
+    let files = LearningFiles::in_folder(&dir.0);
+    let (mut learning, _) = Learning::load(files, LearningSettings::default(), &small_book());
+    let mut book = Book::clone(&learning.own_book().expect("the default book"));
+    let (mut file, _) = BookFile::create(&learning.files().book, &book).expect("writable");
+    // The player's value on 1... e5 (Kibitz plays White below, and learns about 1. e4).
+    let mut after_e4 = GameRecord::new();
+    after_e4.play_text("e4").expect("legal");
+    let (key, e5) = (book_key(after_e4.position()), encode_move(after_e4.parse_move("e5").expect("legal")));
+    book.get_mut(key, e5).expect("1... e5").user = Some(100);
+    let report = file.save(&book, &[(key, e5)]).expect("saved");
+    assert_eq!(report.method, SaveMethod::Patched { records: 1 });
+    assert!(learning.adopt_book(Arc::new(book.clone())));
+    assert_eq!(learning.book().as_deref(), Some(&book));
+
+    // While a game is learned from, an edited book is not adopted.
+    let lost = game(&mut learning, &LINE, &[30, -150], Color::Black);
+    assert!(learning.after_game(&lost, Color::White, || {}));
+    assert!(!learning.adopt_book(Arc::new(Book::new())));
+    let learned = learning.wait().expect("running").expect("ended");
+    for (path, bytes) in &learned.files {
+        write_atomic(path, bytes).expect("writable");
+    }
+    // Learning wrote the file (1. e4 learned a loss), so it is not the one the editor saved:
+    // the editor's next save rewrites it.
+    assert!(
+        learned
+            .files
+            .contains(&(learning.files().book.clone(), learning.own_book().expect("book").to_bytes()))
+    );
+    book.get_mut(key, e5).expect("1... e5").user = Some(90);
+    let report = file.save(&book, &[(key, e5)]).expect("saved");
+    assert_eq!(report.method, SaveMethod::Rewritten(Rewrite::ChangedOnDisk));
 }

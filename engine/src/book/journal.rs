@@ -149,9 +149,15 @@ impl Journal {
     pub fn write(&self, book: &Path) -> io::Result<u64> {
         let bytes = self.to_bytes();
         let path = Journal::path_for(book);
-        let mut file = File::create(&path)?;
-        file.write_all(&bytes)?;
-        file.sync_all()?;
+        let written = File::create(&path).and_then(|mut file| {
+            file.write_all(&bytes)?;
+            file.sync_all()
+        });
+        if let Err(e) = written {
+            // The book is untouched; a torn journal would only be discarded later.
+            let _ = fs::remove_file(&path);
+            return Err(e);
+        }
         sync_folder(&path);
         Ok(bytes.len() as u64)
     }
