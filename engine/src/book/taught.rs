@@ -97,6 +97,16 @@ impl TaughtGames {
         game.set_tag(SIDE_TAG, if engine == Color::White { "White" } else { "Black" });
         let mut text = write_pgn(&game);
         text.push('\n');
+        // A file whose last game does not end in a blank line, or in a comment left open
+        // (edited by hand), gets them, so that the games stay apart.
+        if let Some(last) = self.games.last_mut() {
+            if last.rfind('{') > last.rfind('}') {
+                last.push('}');
+            }
+            while !last.ends_with("\n\n") {
+                last.push('\n');
+            }
+        }
         self.games.push(text);
         let extra = self.games.len().saturating_sub(TAUGHT_GAMES_KEPT);
         self.games.drain(..extra);
@@ -283,5 +293,14 @@ mod tests {
         let d4 = encode_move(start.parse_move("d4").expect("legal"));
         assert_eq!(index.taught_by(book_key(start.position()), d4)[0].index, 1);
         assert_eq!(TaughtGames::from_pgn(b"").len(), 0);
+        // A game added after a last game without a final newline stays a game of its own.
+        let mut games = TaughtGames::from_pgn(b"[White \"Kibitz\"]\n\n1. e4 e5 *");
+        games.add(&game(&["d4"], "Kibitz", "Ann", Color::White), Color::White);
+        let reread = TaughtGames::from_pgn(games.to_pgn().as_bytes());
+        assert_eq!(reread.len(), 2);
+        assert_eq!(reread.index().games(), 2);
+        let mut games = TaughtGames::from_pgn(b"[White \"Kibitz\"]\n\n1. e4 e5 {a comment");
+        games.add(&game(&["d4"], "Kibitz", "Ann", Color::White), Color::White);
+        assert_eq!(TaughtGames::from_pgn(games.to_pgn().as_bytes()).index().games(), 2);
     }
 }
