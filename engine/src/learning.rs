@@ -1,8 +1,9 @@
 //! What Kibitz learns from the games it plays, and the files it keeps it in: the player's own
 //! copy of the opening book (book and result learning), the learned positions (Crafty's
-//! position learning), the PostBook (Terra's), and the games it learned from. [`Learning`] loads them from a data folder,
-//! follows a game's searches, and learns from a finished game as a background [`Job`]; the
-//! protocol front ends use the same loader, [`LearnedData`], for their file options.
+//! position learning), the PostBook (Terra's), and the games it learned from. [`Learning`]
+//! loads them from a data folder, follows a game's searches, and learns from a finished game
+//! as a background [`Job`]; the protocol front ends use the same loader, [`LearnedData`], for
+//! their file options.
 
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
@@ -314,9 +315,8 @@ impl Learning {
     /// Forgets everything learned (Crafty's `import ... clear`, and deleting Terra's
     /// PostBook): the book's learned statistics, scores and "never play again" flags, the
     /// learned positions, the PostBook and the games learned from; learning still running is
-    /// cancelled. The book's
-    /// own statistics and the player's values stay. Returns the files to write; then send
-    /// the book and [`Learning::command`] to the engine.
+    /// cancelled. The book's own statistics and the player's values stay. Returns the files to
+    /// write; then send the book and [`Learning::command`] to the engine.
     pub fn clear(&mut self) -> Vec<(PathBuf, Vec<u8>)> {
         self.job = None;
         let mut files = Vec::new();
@@ -367,8 +367,12 @@ impl Learning {
     /// to the engine. `None`, and nothing changes, while learning from a game runs (its result
     /// would overwrite the edit).
     pub fn replace_book(&mut self, book: Arc<Book>) -> Option<(PathBuf, Vec<u8>)> {
+        if self.is_learning() {
+            return None;
+        }
         let bytes = book.to_bytes();
-        self.adopt_book(book).then(|| (self.files.book.clone(), bytes))
+        self.adopt_book(book);
+        Some((self.files.book.clone(), bytes))
     }
 
     /// Adopts an edited book as the player's book without writing it, for a book the editor
