@@ -22,7 +22,9 @@ use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::board_marks::Arrow;
-use crate::book_files::{BookFormat, OpenedBook, file_name};
+use kibitz_engine::{BookFile, BookFormat};
+
+use crate::book_files::{OpenedBook, file_name};
 
 /// How far "next choice" looks ahead, in plies.
 pub const CHOICE_PLIES: usize = 40;
@@ -66,6 +68,9 @@ pub struct BookView {
     doc: BookDocument,
     path: PathBuf,
     format: BookFormat,
+    /// The Kibitz book file as last read or saved, to save in place; `None` while a save has
+    /// it, for a read-only book, or until the book Kibitz plays from is first saved.
+    file: Option<BookFile>,
     read_only: Option<String>,
     /// A copy of the book being made in the background after it was handed to the engine,
     /// so that the next edit does not copy it on the UI thread.
@@ -93,6 +98,7 @@ impl BookView {
             doc: BookDocument::shared(book),
             path,
             format: BookFormat::Kibitz,
+            file: None,
             read_only: None,
             copy: None,
             line: Vec::new(),
@@ -109,6 +115,7 @@ impl BookView {
         let mut view = BookView::shared(Arc::new(opened.book), opened.path);
         view.size = size;
         view.format = opened.format;
+        view.file = opened.file;
         view.read_only = opened.read_only;
         view
     }
@@ -145,9 +152,22 @@ impl BookView {
         self.size = (usize::MAX, 0);
     }
 
+    /// What a save needs: the file as last saved (taken until [`BookView::saved`] gives it
+    /// back), the book now, and the moves edited since.
+    pub fn take_for_save(&mut self) -> (Option<BookFile>, Arc<Book>, Vec<(u64, u16)>) {
+        (self.file.take(), self.doc.snapshot(), self.doc.unsaved_moves())
+    }
+
+    /// The book was saved to its file; `file` is the file now.
+    pub fn saved(&mut self, file: Option<BookFile>) {
+        self.file = file;
+        self.doc.mark_saved();
+    }
+
     /// The book was written to `path` in Kibitz's format: it is now that file's, saved and
     /// editable.
-    pub fn saved_as(&mut self, path: PathBuf) {
+    pub fn saved_as(&mut self, path: PathBuf, file: Option<BookFile>) {
+        self.file = file;
         self.path = path;
         self.format = BookFormat::Kibitz;
         self.read_only = None;
@@ -181,11 +201,6 @@ impl BookView {
     #[must_use]
     pub fn position(&self) -> &Chess {
         &self.position
-    }
-
-    /// The edits are saved.
-    pub fn mark_saved(&mut self) {
-        self.doc.mark_saved();
     }
 
     /// Plays `m` (if legal) and shows the position after it.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use kibitz_engine::{GameRecord, write_atomic};
 
-use crate::book_files::BookFormat;
+use kibitz_engine::BookFormat;
 
 /// Asks the user for a file. The native implementation opens dialogs; tests substitute one
 /// that answers at once. Called on a worker thread, never on the UI thread.
@@ -110,15 +110,15 @@ pub enum FileEvent {
     SuitePicked(PathBuf),
 }
 
-/// A file's contents, made when the writer gets to it.
-type Contents = Box<dyn FnOnce() -> Vec<u8> + Send>;
+/// One piece of work for the writer thread: a failed write names its file and the error.
+type Task = Box<dyn FnOnce() -> Result<(), (PathBuf, String)> + Send>;
 
 /// Runs file operations on worker threads and reports back through a channel.
 pub struct Files {
     picker: Arc<dyn FilePicker>,
     events_tx: Sender<FileEvent>,
     events: Receiver<FileEvent>,
-    writer: Sender<(PathBuf, Contents)>,
+    writer: Sender<Task>,
     notify: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -126,15 +126,15 @@ impl Files {
     /// Starts the background writer. `notify` wakes the UI when something is reported.
     pub fn new(picker: Arc<dyn FilePicker>, notify: Arc<dyn Fn() + Send + Sync>) -> Self {
         let (events_tx, events) = unbounded();
-        let (writer, jobs) = unbounded::<(PathBuf, Contents)>();
+        let (writer, jobs) = unbounded::<Task>();
         let failures = events_tx.clone();
         let wake = notify.clone();
         std::thread::Builder::new()
             .name("kibitz-writer".into())
             .spawn(move || {
-                for (path, contents) in jobs {
-                    if let Err(e) = write_atomic(&path, &contents()) {
-                        let _ = failures.send(FileEvent::WriteFailed(path, e.to_string()));
+                for task in jobs {
+                    if let Err((path, e)) = task() {
+                        let _ = failures.send(FileEvent::WriteFailed(path, e));
                         wake();
                     }
                 }
@@ -151,13 +151,18 @@ impl Files {
 
     /// Writes a file atomically on the writer thread; writes happen in the order asked.
     pub fn write(&self, path: PathBuf, bytes: Vec<u8>) {
-        let _ = self.writer.send((path, Box::new(move || bytes)));
+        let _ = self
+            .writer
+            .send(Box::new(move || write_atomic(&path, &bytes).map_err(|e| (path, e.to_string()))));
     }
 
-    /// Like [`Files::write`], but the contents are made on the writer thread (a large book
-    /// is serialised there, not on the UI thread).
-    pub fn write_with(&self, path: PathBuf, contents: impl FnOnce() -> Vec<u8> + Send + 'static) {
-        let _ = self.writer.send((path, Box::new(contents)));
+    /// Runs `work` on the writer thread, after the writes asked before it (a book saved in
+    /// place after the whole-file write that learning asked for); it reports its own outcome.
+    pub fn in_order(&self, work: impl FnOnce() + Send + 'static) {
+        let _ = self.writer.send(Box::new(move || {
+            work();
+            Ok(())
+        }));
     }
 
     /// Asks for a PGN file and opens it, in the background.

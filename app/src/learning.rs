@@ -88,10 +88,10 @@ impl Learning {
         self.inner.own_book()
     }
 
-    /// Adopts an edited book without copying it; the file to write it to, or `None` while
-    /// learning from a game runs.
-    pub fn replace_book(&mut self, book: Arc<Book>) -> Option<PathBuf> {
-        self.inner.replace_book(book)
+    /// Plays and learns from an edited book from now on, without copying it; `false` while
+    /// learning from a game runs. The editor writes the file itself.
+    pub fn adopt_book(&mut self, book: Arc<Book>) -> bool {
+        self.inner.adopt_book(book)
     }
 
     /// Plays and learns from the Kibitz book `book`, read from `path`, from now on; `false`
@@ -183,14 +183,15 @@ mod tests {
         let (mut learning, notices) = Learning::load(&paths, &settings);
         assert!(notices.is_empty(), "{notices:?}");
         let game = lost_game(&mut learning, &["d4", "d5", "c4", "e6"], &[30, -200]);
-        assert_eq!(learn(&mut learning, &game), [paths.postbook_file()]);
+        let taught = paths.learning_files().taught;
+        assert_eq!(learn(&mut learning, &game), [paths.postbook_file(), taught.clone()]);
         assert!(matches!(learning.command(), Command::SetLearning { positions: None, postbook: Some(_) }));
 
         // Position learning on, the PostBook off: the positions are learned and used instead.
         let settings = Settings { own_book: false, learn: 7, postbook: false, ..Settings::default() };
         learning.configure(&settings);
         let game = lost_game(&mut learning, &["d4", "d5", "c4", "e6"], &[30, -200]);
-        assert_eq!(learn(&mut learning, &game), [paths.positions_file()]);
+        assert_eq!(learn(&mut learning, &game), [paths.positions_file(), taught]);
         assert!(matches!(learning.command(), Command::SetLearning { positions: Some(_), postbook: None }));
         assert_eq!(learning.summary(), LearnedSummary { book_moves: 0, positions: 1, postbook_moves: 2 });
 

@@ -85,9 +85,10 @@ fn a_nag_changes_every_probability_undo_redo_and_save() {
         assert!(started.elapsed() < Duration::from_secs(10), "the book file has 1. d4 at 100");
         std::thread::sleep(Duration::from_millis(20));
     }
-    // The notice is drawn on the frame after the one that saved.
+    // The notices are drawn on the frame after the one that saved.
     h.run_steps(2);
-    assert!(h.query_by_label_contains("The book is saved").is_some());
+    assert!(h.query_by_label_contains("Kibitz plays from the edited book now").is_some());
+    assert!(h.query_by_label_contains("Saved the book to kibitz.kbook").is_some());
 }
 
 #[test]

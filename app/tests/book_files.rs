@@ -47,10 +47,10 @@ fn open_book(h: &mut Harness<'_, KibitzApp>, name: &str) {
 fn a6_book() -> Book {
     let mut book = Book::new();
     let mut pos = Chess::default();
-    let e4 = "e4".parse::<San>().and_then(|s| Ok(s.to_move(&pos).expect("legal"))).expect("SAN");
+    let e4 = "e4".parse::<San>().expect("SAN").to_move(&pos).expect("legal");
     book.entry_mut(book_key(&pos), encode_move(e4)).fixed.games = 10;
     pos.play_unchecked(e4);
-    let a6 = "a6".parse::<San>().and_then(|s| Ok(s.to_move(&pos).expect("legal"))).expect("SAN");
+    let a6 = "a6".parse::<San>().expect("SAN").to_move(&pos).expect("legal");
     book.entry_mut(book_key(&pos), encode_move(a6)).user = Some(100);
     book
 }
@@ -88,6 +88,8 @@ fn a_polyglot_book_is_saved_as_a_kibitz_book_and_exported() {
     h.get_by_label("Save book").click();
     h.run_steps(2);
     until_idle(&mut h);
+    // One value changed: one record written in place, not the whole file.
+    assert!(h.query_by_label_contains("Wrote 1 records in place (88 bytes").is_some(), "saved in place");
     let start = Chess::default();
     let d4 = "d4".parse::<San>().expect("SAN").to_move(&start).expect("legal");
     let edited = Book::load(&dir.path().join("saved.kbook")).expect("a Kibitz book");

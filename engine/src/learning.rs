@@ -1,8 +1,9 @@
 //! What Kibitz learns from the games it plays, and the files it keeps it in: the player's own
 //! copy of the opening book (book and result learning), the learned positions (Crafty's
-//! position learning) and the PostBook (Terra's). [`Learning`] loads them from a data folder,
-//! follows a game's searches, and learns from a finished game as a background [`Job`]; the
-//! protocol front ends use the same loader, [`LearnedData`], for their file options.
+//! position learning), the PostBook (Terra's), and the games it learned from. [`Learning`]
+//! loads them from a data folder, follows a game's searches, and learns from a finished game
+//! as a background [`Job`]; the protocol front ends use the same loader, [`LearnedData`], for
+//! their file options.
 
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
@@ -12,7 +13,7 @@ use shakmaty::Color;
 
 use crate::{
     Book, BookSettings, Command, GameRecord, Job, JobOutcome, LearnFlags, LearnedFileError, PlayedGame,
-    PositionTable, PostBook,
+    PositionTable, PostBook, TaughtGames,
 };
 
 /// Where the learned data is kept.
@@ -24,6 +25,8 @@ pub struct LearningFiles {
     pub positions: PathBuf,
     /// The PostBook.
     pub postbook: PathBuf,
+    /// The games Kibitz learned from (PGN, the newest [`TAUGHT_GAMES_KEPT`](crate::TAUGHT_GAMES_KEPT)).
+    pub taught: PathBuf,
 }
 
 impl LearningFiles {
@@ -40,6 +43,7 @@ impl LearningFiles {
             book: folder.join("kibitz.kbook"),
             positions: folder.join("learned-positions.kpos"),
             postbook: folder.join("postbook.txt"),
+            taught: folder.join("learned-games.pgn"),
         }
     }
 }
@@ -205,6 +209,7 @@ pub struct Learned {
     book: Option<Arc<Book>>,
     positions: Option<Arc<PositionTable>>,
     postbook: Option<Arc<PostBook>>,
+    taught: Option<Arc<TaughtGames>>,
 }
 
 /// The learning after a game, running in the background.
@@ -218,6 +223,8 @@ pub struct Learning {
     book: Option<Arc<Book>>,
     /// The learned positions and the PostBook, used as the settings say.
     data: LearnedData,
+    /// The games learned from.
+    taught: Arc<TaughtGames>,
     settings: LearningSettings,
     files: LearningFiles,
     /// Per ply: Kibitz's score (centipawns, its side) and depth where it searched.
@@ -231,9 +238,11 @@ pub struct Learning {
 
 impl Learning {
     /// Loads the player's book (or `default_book`, a Kibitz book file's bytes, when there is
-    /// none yet), the learned positions and the PostBook from `files`. A file that cannot be
-    /// read is moved aside as `NAME.bad` and reported; the default book, or nothing learned,
-    /// is used instead, and the other files still load.
+    /// none yet), the learned positions, the PostBook and the games learned from, from
+    /// `files`. A file that cannot be read is moved aside as `NAME.bad` and reported; the
+    /// default book, or nothing learned, is used instead, and the other files still load. (The
+    /// games are PGN, read whatever their text; a file that cannot be read at all counts as
+    /// none, and is replaced after the next game learned from.)
     #[must_use]
     pub fn load(
         files: LearningFiles,
@@ -265,9 +274,11 @@ impl Learning {
         {
             refused(LearnedPart::PostBook, &files.postbook, e);
         }
+        let taught = Arc::new(TaughtGames::load(&files.taught).unwrap_or_default());
         let mut learning = Learning {
             book: book.map(Arc::new),
             data,
+            taught,
             settings,
             files,
             scores: Vec::new(),
@@ -303,9 +314,9 @@ impl Learning {
 
     /// Forgets everything learned (Crafty's `import ... clear`, and deleting Terra's
     /// PostBook): the book's learned statistics, scores and "never play again" flags, the
-    /// learned positions and the PostBook; learning still running is cancelled. The book's
-    /// own statistics and the player's values stay. Returns the files to write; then send
-    /// the book and [`Learning::command`] to the engine.
+    /// learned positions, the PostBook and the games learned from; learning still running is
+    /// cancelled. The book's own statistics and the player's values stay. Returns the files to
+    /// write; then send the book and [`Learning::command`] to the engine.
     pub fn clear(&mut self) -> Vec<(PathBuf, Vec<u8>)> {
         self.job = None;
         let mut files = Vec::new();
@@ -324,7 +335,18 @@ impl Learning {
             self.data.set_postbook(PostBook::new());
             files.push((self.files.postbook.clone(), self.data.postbook().to_text().into_bytes()));
         }
+        if !self.taught.is_empty() || self.files.taught.exists() {
+            self.taught = Arc::default();
+            files.push((self.files.taught.clone(), Vec::new()));
+        }
         files
+    }
+
+    /// The games Kibitz learned from, oldest first; [`TaughtGames::index`] (off the UI
+    /// thread) says which of them taught a book move.
+    #[must_use]
+    pub fn taught_games(&self) -> Arc<TaughtGames> {
+        Arc::clone(&self.taught)
     }
 
     /// The book to play from: `None` when Kibitz is set not to play from its book.
@@ -338,19 +360,6 @@ impl Learning {
     #[must_use]
     pub fn own_book(&self) -> Option<Arc<Book>> {
         self.book.clone()
-    }
-
-    /// Adopts an edited book as the player's book and from now on plays and learns from it;
-    /// returns the file to write it to (serialise it off the UI thread, write it atomically,
-    /// after any writes still pending) and send [`Learning::book`] to the engine. No copy is
-    /// made. `None`, and nothing changes, while learning from a game runs (its result would
-    /// overwrite the edit).
-    pub fn replace_book(&mut self, book: Arc<Book>) -> Option<PathBuf> {
-        if self.is_learning() {
-            return None;
-        }
-        self.book = Some(book);
-        Some(self.files.book.clone())
     }
 
     /// Plays and learns from another book file from now on: `book` as read from `path` (a
@@ -369,6 +378,26 @@ impl Learning {
     #[must_use]
     pub fn book_file(&self) -> &Path {
         &self.files.book
+    }
+
+    /// Adopts an edited book as the player's book without writing it, for a book the editor
+    /// saved itself through a [`BookFile`](crate::BookFile) at `files().book` (in place when
+    /// it can): from now on Kibitz plays and learns from it; send [`Learning::book`] to the
+    /// engine. `false`, and nothing changes, while learning from a game runs (its result would
+    /// overwrite the edit; and after it, the file learning wrote makes the `BookFile` rewrite
+    /// the whole file, [`Rewrite::ChangedOnDisk`](crate::Rewrite::ChangedOnDisk)).
+    pub fn adopt_book(&mut self, book: Arc<Book>) -> bool {
+        if self.is_learning() {
+            return false;
+        }
+        self.book = Some(book);
+        true
+    }
+
+    /// Where the learned data is kept.
+    #[must_use]
+    pub fn files(&self) -> &LearningFiles {
+        &self.files
     }
 
     /// The command that gives the engine what was learned: the learned positions (when
@@ -424,6 +453,7 @@ impl Learning {
             scores: self.scores.clone(),
             book: self.book.clone(),
             data: self.data.clone(),
+            taught: Arc::clone(&self.taught),
             settings: self.settings,
             files: self.files.clone(),
         };
@@ -464,6 +494,9 @@ impl Learning {
         if let Some(postbook) = &learned.postbook {
             self.data.postbook = Arc::clone(postbook);
         }
+        if let Some(taught) = &learned.taught {
+            self.taught = Arc::clone(taught);
+        }
         Ok(learned)
     }
 }
@@ -476,15 +509,18 @@ struct Lesson {
     scores: Vec<Option<(i32, u8)>>,
     book: Option<Arc<Book>>,
     data: LearnedData,
+    taught: Arc<TaughtGames>,
     settings: LearningSettings,
     files: LearningFiles,
 }
 
 impl Lesson {
-    /// Learns from the game and serialises the files that changed.
+    /// Learns from the game and serialises the files that changed; a game that taught
+    /// anything is added to the games learned from.
     fn learn(mut self) -> Learned {
         let played = PlayedGame { game: &self.game, engine: self.engine, scores: &self.scores };
-        let mut learned = Learned { files: Vec::new(), book: None, positions: None, postbook: None };
+        let mut learned =
+            Learned { files: Vec::new(), book: None, positions: None, postbook: None, taught: None };
         let own_book = self.book.as_mut().filter(|_| self.settings.own_book);
         if self.settings.postbook_on() {
             let empty = Book::new();
@@ -506,6 +542,11 @@ impl Lesson {
                 learned.files.push((self.files.book, book.to_bytes()));
                 learned.book = Some(Arc::clone(book));
             }
+        }
+        if !learned.files.is_empty() {
+            Arc::make_mut(&mut self.taught).add(&self.game, self.engine);
+            learned.files.push((self.files.taught, self.taught.to_pgn().into_bytes()));
+            learned.taught = Some(self.taught);
         }
         learned
     }

@@ -49,11 +49,12 @@ pub use annotate::{
 };
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, bench};
 pub use book::{
-    Book, BookBuilder, BookDocument, BookEdit, BookEntry, BookError, BookMode, BookSettings, BuildJob,
-    BuildOptions, BuildProgress, Candidate, Choice, CraftyWeights, EditError, Exclusion, Group, LearnFlags,
-    LearnReport, LearnedFileError, LearnedFileErrorKind, LearnedPosition, NagImport, Outcome, PREFER_MARGIN,
-    PlayedGame, PositionTable, PostBook, PostBookAdvice, PostBookStats, PreferCheck, RandomType, Stats,
-    book_key, decode_move, encode_move, move_code_text, nag_value,
+    Book, BookBuilder, BookDocument, BookEdit, BookEntry, BookError, BookFile, BookFormat, BookMode,
+    BookSettings, BuildJob, BuildOptions, BuildProgress, Candidate, Choice, CraftyWeights, EditError,
+    Exclusion, Group, LearnFlags, LearnReport, LearnedFileError, LearnedFileErrorKind, LearnedPosition,
+    NagImport, Outcome, PREFER_MARGIN, PlayedGame, PositionTable, PostBook, PostBookAdvice, PostBookStats,
+    PreferCheck, RandomType, Recovery, Rewrite, Salvaged, SaveMethod, SaveReport, Stats, TAUGHT_GAMES_KEPT,
+    TaughtGame, TaughtGames, TaughtIndex, book_key, decode_move, encode_move, move_code_text, nag_value,
 };
 pub use clock::{Clock, ClockReading, ManualTime, SystemTime, TimeSource, format_clock, pgn_clk};
 pub use conductor::{Conductor, GameEvent};

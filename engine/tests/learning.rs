@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::TempDir;
 use kibitz_engine::{
-    Book, Command, Ending, GameRecord, LearnedFileErrorKind, LearnedPart, LearnedPosition, LearnedSummary,
-    Learning, LearningFiles, LearningSettings, PositionTable, Termination, book_key, encode_move,
-    write_atomic,
+    Book, BookFile, Command, Ending, GameRecord, LearnedFileErrorKind, LearnedPart, LearnedPosition,
+    LearnedSummary, Learning, LearningFiles, LearningSettings, PositionTable, Rewrite, SaveMethod,
+    Termination, book_key, encode_move, write_atomic,
 };
 use shakmaty::Color;
 
@@ -74,7 +74,8 @@ fn a_lost_and_a_won_game_teach_the_book_the_postbook_and_the_positions() {
     let lost = game(&mut learning, &LINE, &[30, -150], Color::Black);
     let mut written = learn(&mut learning, &lost);
     written.sort();
-    let mut expected = vec![files.book.clone(), files.positions.clone(), files.postbook.clone()];
+    let mut expected =
+        vec![files.book.clone(), files.positions.clone(), files.postbook.clone(), files.taught.clone()];
     expected.sort();
     assert_eq!(written, expected);
     assert!(!learning.after_game(&lost, Color::White, || {}), "a game is learned once");
@@ -112,10 +113,21 @@ fn a_lost_and_a_won_game_teach_the_book_the_postbook_and_the_positions() {
     let entry = *learning.book().expect("the book").get(book_key(start), e4).expect("1. e4");
     assert_eq!((entry.learned.games, entry.learned.wins, entry.learned.losses), (2, 1, 1));
 
+    // Both games are kept, and both taught 1. e4 (the won one, the newer, first).
+    let taught = learning.taught_games();
+    assert_eq!(taught.len(), 2);
+    let by = taught.index().taught_by(book_key(start), e4);
+    assert_eq!(
+        by.iter().map(|g| (g.index, g.ply, g.result.as_str())).collect::<Vec<_>>(),
+        [(1, 0, "1-0"), (0, 0, "0-1")]
+    );
+    assert!(taught.index().taught_by(book_key(lost.position_at(1)), encode_move(lost.moves()[1])).is_empty());
+
     // What was written reloads.
     let (again, set_aside) = Learning::load(files, LearningSettings::default(), &[]);
     assert!(set_aside.is_empty(), "{set_aside:?}");
     assert_eq!(again.summary(), LearnedSummary { book_moves: 1, positions: 1, postbook_moves: 2 });
+    assert_eq!(*again.taught_games(), *taught, "the games learned from reload");
     let reloaded = again.book().expect("the player's copy, not the (empty) default");
     assert_eq!(reloaded.get(book_key(start), e4).map(|e| e.learned), Some(entry.learned));
 }
@@ -129,7 +141,7 @@ fn the_switches_say_what_is_learned_and_used() {
     let (mut learning, _) = Learning::load(files.clone(), settings, &small_book());
     assert!(learning.book().is_none(), "the book is off");
     let lost = game(&mut learning, &LINE, &[30, -150], Color::Black);
-    assert_eq!(learn(&mut learning, &lost), std::slice::from_ref(&files.postbook));
+    assert_eq!(learn(&mut learning, &lost), [files.postbook.clone(), files.taught.clone()]);
     let Command::SetLearning { positions: None, postbook: Some(postbook) } = learning.command() else {
         panic!("only the PostBook is used: {:?}", learning.command());
     };
@@ -145,9 +157,12 @@ fn the_switches_say_what_is_learned_and_used() {
 
     // Clearing forgets everything and writes the emptied files.
     learning.configure(LearningSettings::default());
-    let cleared: Vec<_> = learning.clear().into_iter().map(|(path, _)| path).collect();
-    assert_eq!(cleared, [files.postbook]);
+    let cleared: Vec<_> = learning.clear().into_iter().collect();
+    let paths: Vec<_> = cleared.iter().map(|(path, _)| path.clone()).collect();
+    assert_eq!(paths, [files.postbook, files.taught.clone()]);
+    assert!(cleared[1].1.is_empty(), "the games learned from are forgotten");
     assert_eq!(learning.summary(), LearnedSummary::default());
+    assert!(learning.taught_games().is_empty());
 }
 
 #[test]
@@ -188,4 +203,41 @@ fn a_damaged_file_is_set_aside_with_an_error_naming_it_and_the_rest_loads() {
     // The positions still load, and the default book stands in for the damaged copy.
     assert_eq!(learning.summary(), LearnedSummary { book_moves: 0, positions: 1, postbook_moves: 0 });
     assert_eq!(learning.book().map(|book| book.entries().len()), Some(2));
+}
+
+#[test]
+fn a_book_saved_in_place_by_the_editor_is_adopted_and_learning_in_between_is_noticed() {
+    let dir = TempDir::new("learning-adopt");
+    let files = LearningFiles::in_folder(&dir.0);
+    let (mut learning, _) = Learning::load(files, LearningSettings::default(), &small_book());
+    let mut book = Book::clone(&learning.own_book().expect("the default book"));
+    let (mut file, _) = BookFile::create(&learning.files().book, &book).expect("writable");
+    // The player's value on 1... e5 (Kibitz plays White below, and learns about 1. e4).
+    let mut after_e4 = GameRecord::new();
+    after_e4.play_text("e4").expect("legal");
+    let (key, e5) = (book_key(after_e4.position()), encode_move(after_e4.parse_move("e5").expect("legal")));
+    book.get_mut(key, e5).expect("1... e5").user = Some(100);
+    let report = file.save(&book, &[(key, e5)]).expect("saved");
+    assert_eq!(report.method, SaveMethod::Patched { records: 1 });
+    assert!(learning.adopt_book(Arc::new(book.clone())));
+    assert_eq!(learning.book().as_deref(), Some(&book));
+
+    // While a game is learned from, an edited book is not adopted.
+    let lost = game(&mut learning, &LINE, &[30, -150], Color::Black);
+    assert!(learning.after_game(&lost, Color::White, || {}));
+    assert!(!learning.adopt_book(Arc::new(Book::new())));
+    let learned = learning.wait().expect("running").expect("ended");
+    for (path, bytes) in &learned.files {
+        write_atomic(path, bytes).expect("writable");
+    }
+    // Learning wrote the file (1. e4 learned a loss), so it is not the one the editor saved:
+    // the editor's next save rewrites it.
+    assert!(
+        learned
+            .files
+            .contains(&(learning.files().book.clone(), learning.own_book().expect("book").to_bytes()))
+    );
+    book.get_mut(key, e5).expect("1... e5").user = Some(90);
+    let report = file.save(&book, &[(key, e5)]).expect("saved");
+    assert_eq!(report.method, SaveMethod::Rewritten(Rewrite::ChangedOnDisk));
 }

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use egui::{Key, Modifiers};
-use kibitz_engine::Book;
+use kibitz_engine::{Book, BookFile, BookFormat, Job};
 
 use super::KibitzApp;
-use crate::book_files::{BookDone, BookFormat, BookJob, BookTask, file_name};
+use crate::book_files::{BookDone, BookJob, BookTask, file_name, save_book};
 use crate::book_view::{BookRequest, BookView};
 use crate::workspace::Workspace;
 
@@ -67,12 +67,11 @@ impl KibitzApp {
         let Some(view) = self.book.as_mut() else { return };
         let name = file_name(view.path());
         let task = match request {
-            BookRequest::Save if view.path() == self.learning.book_file() => {
-                self.save_played_book();
-                return;
-            }
             BookRequest::Save => {
-                BookTask::Write(view.path().to_path_buf(), view.snapshot(), BookFormat::Kibitz)
+                if self.book_job.is_none() {
+                    self.save_book();
+                }
+                return;
             }
             BookRequest::SaveAs => {
                 let stem =
@@ -121,23 +120,40 @@ impl KibitzApp {
         self.book_job = Some(Running { what, job, save_as });
     }
 
-    /// Saves the book Kibitz plays from: the engine gets the edited book at once (no copy),
-    /// the writer thread serialises and writes it after any writes still pending.
-    fn save_played_book(&mut self) {
+    /// Saves the edits, in place when only values changed. The book Kibitz plays from is
+    /// handed to the engine at once (no copy). The file is written on the writer thread, after
+    /// any writes still pending (the whole book that learning after a game wrote).
+    fn save_book(&mut self) {
         let Some(view) = self.book.as_mut() else { return };
-        let snapshot = view.snapshot();
-        match self.learning.replace_book(Arc::clone(&snapshot)) {
-            Some(path) => {
-                view.mark_saved();
-                let repaint = Arc::clone(&self.repaint);
-                view.prepare_copy(move || repaint());
-                self.files.write_with(path, move || snapshot.to_bytes());
-                self.send_learning();
-                self.notices.push("The book is saved; Kibitz plays from it now.".into());
+        let path = view.path().to_path_buf();
+        let plays = path == self.learning.book_file();
+        if plays {
+            if !self.learning.adopt_book(view.snapshot()) {
+                self.notices.push(
+                    "Kibitz is still learning from the last game; save the book again in a moment.".into(),
+                );
+                return;
             }
-            None => self
-                .notices
-                .push("Kibitz is still learning from the last game; save the book again in a moment.".into()),
+            let repaint = Arc::clone(&self.repaint);
+            view.prepare_copy(move || repaint());
+        }
+        let (file, book, touched) = view.take_for_save();
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let target = path.clone();
+        self.files.in_order(move || {
+            let _ = tx.send(save_book(&target, file, &book, &touched));
+        });
+        let repaint = Arc::clone(&self.repaint);
+        let job = Job::spawn(
+            "kibitz-book-save",
+            move || repaint(),
+            move |_| rx.recv().unwrap_or_else(|_| Err("the writer thread stopped".into())),
+        );
+        self.book_job =
+            Some(Running { what: format!("Saving {}…", file_name(&path)), job, save_as: false });
+        if plays {
+            self.send_learning();
+            self.notices.push("Kibitz plays from the edited book now.".into());
         }
     }
 
@@ -170,9 +186,9 @@ impl KibitzApp {
                 self.settings.remember_book(&opened.path);
                 self.book = Some(BookView::opened(opened));
             }
-            Ok(BookDone::Saved { path, format, bytes, millis }) => {
-                self.book_saved(path, format, save_as);
-                self.notices.push(format!("Wrote {bytes} bytes in {millis} ms."));
+            Ok(BookDone::Saved { path, format, written, file }) => {
+                self.book_saved(path, format, file, save_as);
+                self.notices.push(written);
             }
             Err(e) => self.notices.push(format!("The book: {e}")),
         }
@@ -198,16 +214,16 @@ impl KibitzApp {
         }
     }
 
-    fn book_saved(&mut self, path: PathBuf, format: BookFormat, save_as: bool) {
+    fn book_saved(&mut self, path: PathBuf, format: BookFormat, file: Option<BookFile>, save_as: bool) {
         let name = file_name(&path);
         match format {
             BookFormat::Polyglot => self.notices.push(format!("Exported the book to {name} (Polyglot).")),
             BookFormat::Kibitz => {
                 if let Some(view) = self.book.as_mut() {
                     if save_as {
-                        view.saved_as(path.clone());
+                        view.saved_as(path.clone(), file);
                     } else {
-                        view.mark_saved();
+                        view.saved(file);
                     }
                 }
                 self.settings.remember_book(&path);

@@ -20,7 +20,7 @@
 //! assert!(doc.book().is_empty());
 //! ```
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 
@@ -150,6 +150,9 @@ pub struct BookDocument {
     /// How many changes from the bottom of the undo stack the saved file holds; `None` when
     /// the saved state is no longer on the stack.
     saved_at: Option<usize>,
+    /// Every entry changed (by an edit, an undo or a redo) since the state marked saved, as
+    /// it was in that state (`None`: absent).
+    saved: HashMap<(u64, u16), Option<BookEntry>>,
 }
 
 impl BookDocument {
@@ -164,7 +167,7 @@ impl BookDocument {
     /// the document a copy made in the background.
     #[must_use]
     pub fn shared(book: Arc<Book>) -> Self {
-        BookDocument { book, undo: Vec::new(), redo: Vec::new(), saved_at: Some(0) }
+        BookDocument { book, undo: Vec::new(), redo: Vec::new(), saved_at: Some(0), saved: HashMap::new() }
     }
 
     /// The book as it is now, to hand to the engine or to a writer: no copy is made.
@@ -209,6 +212,54 @@ impl BookDocument {
     /// Marks the current state as saved.
     pub fn mark_saved(&mut self) {
         self.saved_at = Some(self.undo.len());
+        self.saved.clear();
+    }
+
+    /// The (key, move) pairs whose entries differ from the state last marked saved, sorted:
+    /// what [`BookFile::save`](crate::BookFile::save) has to write.
+    ///
+    /// ```
+    /// use kibitz_engine::{Book, BookDocument, BookEdit};
+    /// let mut book = Book::new();
+    /// book.entry_mut(1, 2).fixed.games = 3;
+    /// let mut doc = BookDocument::new(book);
+    /// doc.apply(BookEdit::SetUser { key: 1, mv: 2, value: Some(50) }).unwrap();
+    /// assert_eq!(doc.unsaved_moves(), [(1, 2)]);
+    /// assert!(!doc.adds_or_removes());
+    /// doc.apply(BookEdit::Add { key: 1, mv: 3 }).unwrap();
+    /// assert!(doc.adds_or_removes());
+    /// doc.undo();
+    /// doc.undo();
+    /// assert!(doc.unsaved_moves().is_empty() && !doc.adds_or_removes());
+    /// ```
+    #[must_use]
+    pub fn unsaved_moves(&self) -> Vec<(u64, u16)> {
+        let mut moves: Vec<(u64, u16)> = self
+            .saved
+            .iter()
+            .filter(|&(&(key, mv), saved)| self.book.get(key, mv) != saved.as_ref())
+            .map(|(&pair, _)| pair)
+            .collect();
+        moves.sort_unstable();
+        moves
+    }
+
+    /// Whether a move was added to or removed from the book since the state last marked
+    /// saved (then a save rewrites the whole file).
+    #[must_use]
+    pub fn adds_or_removes(&self) -> bool {
+        self.saved.iter().any(|(&(key, mv), saved)| self.book.get(key, mv).is_some() != saved.is_some())
+    }
+
+    /// Remembers how the entries of `pairs` were in the saved state, for those not changed
+    /// since it yet: before a change, they still are as saved.
+    fn remember_saved(&mut self, pairs: impl Iterator<Item = (u64, u16)>) {
+        for pair in pairs {
+            if !self.saved.contains_key(&pair) {
+                let entry = self.book.get(pair.0, pair.1).copied();
+                self.saved.insert(pair, entry);
+            }
+        }
     }
 
     /// Whether there is an edit to undo, and one to redo.
@@ -231,6 +282,7 @@ impl BookDocument {
     pub fn apply(&mut self, edit: BookEdit) -> Result<(), EditError> {
         let touched = self.touched(&edit)?;
         let before: Vec<_> = touched.iter().map(|&(k, m)| (k, m, self.book.get(k, m).copied())).collect();
+        self.remember_saved(touched.iter().copied());
         match edit {
             BookEdit::SetUser { key, mv, value } => self.book_mut().entry_mut(key, mv).user = value,
             BookEdit::SetPlay { key, mv, pct } => self.book_mut().entry_mut(key, mv).play_pct = pct,
@@ -302,6 +354,7 @@ impl BookDocument {
     /// Puts the touched entries back as `states` says: one by one for a few (a lookup each),
     /// in one rebuild for many (a subtree), never one insertion per entry into a large book.
     fn restore(&mut self, states: &[(u64, u16, Option<BookEntry>)]) {
+        self.remember_saved(states.iter().map(|&(k, m, _)| (k, m)));
         let touched: HashSet<(u64, u16)> = states.iter().map(|&(k, m, _)| (k, m)).collect();
         if states.len() > 8 {
             let mut entries: Vec<BookEntry> =
@@ -484,6 +537,42 @@ mod tests {
     }
 
     #[test]
+    fn the_moves_to_save_are_those_that_differ_from_the_saved_state() {
+        let start = Chess::default();
+        let key = book_key(&start);
+        let (e4, after_e4) = play(&start, "e4");
+        let (d4, _) = play(&start, "d4");
+        let (a3, _) = play(&start, "a3");
+        let mut doc = BookDocument::new(book());
+        doc.apply(BookEdit::set_user(&start, e4, Some(50))).expect("edit");
+        assert_eq!(doc.unsaved_moves(), [(key, encode_move(e4))]);
+        doc.mark_saved();
+        assert!(doc.unsaved_moves().is_empty());
+        // Undoing past the save: 1. e4 differs from the file again.
+        doc.undo();
+        assert_eq!(doc.unsaved_moves(), [(key, encode_move(e4))]);
+        // A new branch: the saved state is off the undo stack, and still known entry by entry.
+        doc.apply(BookEdit::set_user(&start, d4, Some(20))).expect("edit");
+        let mut both = vec![(key, encode_move(e4)), (key, encode_move(d4))];
+        both.sort_unstable();
+        assert_eq!(doc.unsaved_moves(), both);
+        assert!(!doc.adds_or_removes());
+        // A value set back to the saved one is not to be written.
+        doc.apply(BookEdit::set_user(&start, e4, Some(50))).expect("edit");
+        assert_eq!(doc.unsaved_moves(), [(key, encode_move(d4))]);
+        doc.apply(BookEdit::add(&start, a3)).expect("add");
+        assert!(doc.adds_or_removes());
+        doc.undo();
+        assert!(!doc.adds_or_removes(), "the move added is gone again");
+        let (e5, _) = play(&after_e4, "e5");
+        doc.apply(BookEdit::remove(&after_e4, e5)).expect("remove");
+        assert!(doc.adds_or_removes());
+        assert!(doc.unsaved_moves().contains(&(book_key(&after_e4), encode_move(e5))));
+        doc.mark_saved();
+        assert!(doc.unsaved_moves().is_empty() && !doc.adds_or_removes());
+    }
+
+    #[test]
     fn bad_edits_change_nothing() {
         let start = Chess::default();
         let (a3, _) = play(&start, "a3");
@@ -495,7 +584,7 @@ mod tests {
         assert_eq!(doc.book(), &book());
         // Adding a move, then resetting what it learned.
         doc.apply(BookEdit::add(&start, a3)).expect("add");
-        doc.book.entry_mut(book_key(&start), encode_move(a3)).never_play = true;
+        doc.book_mut().entry_mut(book_key(&start), encode_move(a3)).never_play = true;
         doc.apply(BookEdit::reset_learned(&start, a3)).expect("reset");
         assert!(!doc.book().get(book_key(&start), encode_move(a3)).is_some_and(|e| e.never_play));
     }

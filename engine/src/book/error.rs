@@ -32,6 +32,9 @@ pub enum BookError {
     /// The book to be written has no moves (a Polyglot file of no entries is no book), so
     /// nothing was written.
     Empty,
+    /// Save was asked to write over a Polyglot book, which cannot hold what a Kibitz book
+    /// holds: nothing was written (save it as a Kibitz book, or export it).
+    PolyglotNotSaved,
 }
 
 impl fmt::Display for BookError {
@@ -53,6 +56,9 @@ impl fmt::Display for BookError {
             BookError::Pgn(message) => write!(f, "cannot read the PGN: {message}"),
             BookError::Cancelled => f.write_str("cancelled"),
             BookError::Empty => f.write_str("the book has no moves to write, so nothing was written"),
+            BookError::PolyglotNotSaved => f.write_str(
+                "a Polyglot book is not saved over (it cannot keep user values): save it as a Kibitz book, or export it",
+            ),
         }
     }
 }

@@ -3,17 +3,18 @@
 
 use std::path::Path;
 
+use crate::book::journal;
 use crate::book::{Book, BookEntry, BookError, Stats};
 use crate::write_atomic;
 
 /// The first eight bytes of a Kibitz book.
 pub(crate) const MAGIC: &[u8; 8] = b"KIBITZBK";
 /// The format version this code writes and reads.
-const VERSION: u32 = 1;
+pub(super) const VERSION: u32 = 1;
 /// Header size in bytes.
-const HEADER: usize = 32;
+pub(super) const HEADER: usize = 32;
 /// Record size in bytes.
-const RECORD: usize = 56;
+pub(super) const RECORD: usize = 56;
 /// Stored in the one-byte fields for "no value".
 const NONE: u8 = 255;
 
@@ -92,21 +93,29 @@ impl Book {
     }
 
     /// Writes the book in Kibitz's format, atomically: a crash leaves the old file or the new.
+    /// A journal left beside the file by an in-place save is deleted (it belongs to the old
+    /// file).
     pub fn save(&self, path: &Path) -> Result<(), BookError> {
         write_atomic(path, &self.to_bytes())?;
+        let _ = journal::remove(path);
         Ok(())
     }
 
     /// Reads a Kibitz book file (read once into memory). On error the file is left as it is and
-    /// the caller keeps whatever book it had.
+    /// the caller keeps whatever book it had. The journal of an in-place save cut short is
+    /// replayed, or discarded when torn (see [`BookFile`](crate::BookFile)).
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        Book::from_bytes(&std::fs::read(path)?)
+        let mut bytes = std::fs::read(path)?;
+        journal::recover(path, &mut bytes);
+        Book::from_bytes(&bytes)
     }
 
     /// Reads a book file in either format: Kibitz's own (recognised by its magic) or Polyglot.
+    /// A Kibitz book's journal is handled as [`Book::load`] does.
     pub fn open(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path)?;
+        let mut bytes = std::fs::read(path)?;
         if bytes.starts_with(&MAGIC[..bytes.len().min(8)]) && !bytes.is_empty() {
+            journal::recover(path, &mut bytes);
             Book::from_bytes(&bytes)
         } else {
             Book::from_polyglot(&bytes)
@@ -114,7 +123,7 @@ impl Book {
     }
 }
 
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
+pub(super) fn u32_at(bytes: &[u8], at: usize) -> u32 {
     let mut b = [0; 4];
     b.copy_from_slice(&bytes[at..at + 4]);
     u32::from_le_bytes(b)
@@ -122,6 +131,15 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 
 fn opt(v: Option<u8>) -> u8 {
     v.unwrap_or(NONE)
+}
+
+/// The 56 bytes of one record.
+pub(super) fn record_bytes(e: &BookEntry) -> [u8; RECORD] {
+    let mut out = Vec::with_capacity(RECORD);
+    write_record(&mut out, e);
+    let mut record = [0; RECORD];
+    record.copy_from_slice(&out);
+    record
 }
 
 fn write_record(out: &mut Vec<u8>, e: &BookEntry) {
@@ -138,7 +156,8 @@ fn write_record(out: &mut Vec<u8>, e: &BookEntry) {
     out.extend_from_slice(&[opt(e.user), opt(e.play_pct), u8::from(e.never_play), e.polyglot_rank]);
 }
 
-fn read_record(r: &[u8]) -> Result<BookEntry, &'static str> {
+/// One record read, or what makes it impossible.
+pub(super) fn read_record(r: &[u8]) -> Result<BookEntry, &'static str> {
     let stats = |at: usize| Stats {
         games: u32_at(r, at),
         wins: u32_at(r, at + 4),

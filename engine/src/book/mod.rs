@@ -7,7 +7,10 @@
 //! them), `stats`, `entry`, `file` (Kibitz's own format), `polyglot` (`.bin` import and export),
 //! `build` (from PGN), `document` (a book being edited, with undo), `nags` (user values from annotated PGN), `choose` (Terra's and Crafty's
 //! selection), `learn` (book and result learning), `postbook`, `positions` (position learning),
-//! `learned_error` (why a learned-data file was refused).
+//! `learned_error` (why a learned-data file was refused), `salvage` (what can be read of a
+//! damaged book), `journal` (an in-place save's journal, replayed after a crash), `on_disk`
+//! (a book file being edited: saving in place or anew), `taught` (the games learning learned
+//! from).
 
 mod build;
 mod choose;
@@ -16,27 +19,36 @@ mod entry;
 mod error;
 mod file;
 pub(crate) use file::MAGIC;
+mod journal;
 mod key;
 mod learn;
 mod learned_error;
 mod nags;
+mod on_disk;
 mod polyglot;
 mod positions;
 mod postbook;
+mod salvage;
 mod stats;
+mod taught;
 
 pub use build::{BookBuilder, BuildJob, BuildOptions, BuildProgress};
 pub use choose::{BookMode, BookSettings, Candidate, Choice, CraftyWeights, Exclusion, Group, RandomType};
 pub use document::{BookDocument, BookEdit, EditError};
 pub use entry::BookEntry;
 pub use error::BookError;
+pub(crate) use journal::Journal;
+pub use journal::Recovery;
 pub use key::{book_key, decode_move, encode_move, move_code_text};
 pub use learn::{LearnFlags, LearnReport, PlayedGame};
 pub use learned_error::{LearnedFileError, LearnedFileErrorKind};
 pub use nags::{NagImport, nag_value};
+pub use on_disk::{BookFile, BookFormat, Rewrite, SaveMethod, SaveReport};
 pub use positions::{LearnedPosition, PositionTable};
 pub use postbook::{PREFER_MARGIN, PostBook, PostBookAdvice, PostBookStats, PreferCheck};
+pub use salvage::Salvaged;
 pub use stats::{Outcome, Stats};
+pub use taught::{TAUGHT_GAMES_KEPT, TaughtGame, TaughtGames, TaughtIndex};
 
 use shakmaty::{Chess, Move};
 

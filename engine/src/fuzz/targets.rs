@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::Chess;
 
-use crate::book::{Book, LearnedPosition, PositionTable, PostBook};
+use crate::book::{Book, Journal, LearnedPosition, PositionTable, PostBook};
+use crate::fuzz::MAX_INPUT;
 use crate::player::{uci_wire, xboard_wire};
 use crate::{
     Column, EpdTest, GameIndex, GameRecord, Score, TimeControl, decode_pgn_text, parse_line,
@@ -33,6 +34,7 @@ pub fn targets() -> Vec<Target> {
         Target { name: "pgn-stats", seeds: pgn_seeds, run: pgn_stats_target },
         Target { name: "fen-epd", seeds: epd_seeds, run: fen_epd },
         Target { name: "kibitz-book", seeds: kibitz_book_seeds, run: kibitz_book },
+        Target { name: "book-journal", seeds: journal_seeds, run: book_journal },
         Target { name: "polyglot-book", seeds: polyglot_seeds, run: polyglot_book },
         Target { name: "learned-positions", seeds: positions_seeds, run: learned_positions },
         Target { name: "learned-text", seeds: learned_text_seeds, run: learned_text },
@@ -117,7 +119,8 @@ fn fen_epd(input: &[u8]) {
 }
 
 /// A Kibitz book as given, and again with its checksums made right so the records are read;
-/// a book read must write the same bytes back.
+/// a book read must write the same bytes back. What is salvaged of it is whole exactly when
+/// the book reads, strictly sorted, and writes a book that reads.
 fn kibitz_book(input: &[u8]) {
     let mut fixed = input.to_vec();
     if fixed.len() >= 32 {
@@ -127,11 +130,68 @@ fn kibitz_book(input: &[u8]) {
         fixed[28..32].copy_from_slice(&header);
     }
     for bytes in [input, &fixed] {
-        if let Ok(book) = Book::from_bytes(bytes) {
+        let read = Book::from_bytes(bytes);
+        let salvaged = Book::salvage(bytes);
+        assert_eq!(read.is_ok(), salvaged.damage.is_none(), "salvage disagrees with reading: {salvaged}");
+        if let Ok(book) = read {
             let _ = book.legal_moves(&Chess::default());
             assert_eq!(book.to_bytes(), bytes, "a Kibitz book read does not write back the same");
+            assert_eq!(salvaged.book, book, "a whole book is salvaged whole");
+        }
+        let entries = salvaged.book.entries();
+        assert!(entries.windows(2).all(|w| (w[0].key, w[0].mv) < (w[1].key, w[1].mv)), "salvage unsorted");
+        assert!(Book::from_bytes(&salvaged.book.to_bytes()).is_ok(), "a salvaged book does not read back");
+        let _ = salvaged.to_string();
+    }
+}
+
+/// An in-place save's journal as given, and again with its checksum made right; a journal
+/// read is tried on a book of its length holding its old header, and written back the same.
+fn book_journal(input: &[u8]) {
+    let mut fixed = input.to_vec();
+    if fixed.len() >= 4 {
+        let end = fixed.len() - 4;
+        let crc = crc32fast::hash(&fixed[..end]).to_le_bytes();
+        fixed[end..].copy_from_slice(&crc);
+    }
+    for bytes in [input, &fixed] {
+        let Some(journal) = Journal::from_bytes(bytes) else { continue };
+        assert_eq!(journal.to_bytes(), bytes, "a journal read does not write back the same");
+        let Some(len) = usize::try_from(journal.book_len).ok().filter(|&n| n <= MAX_INPUT * 4) else {
+            continue;
+        };
+        let mut book = vec![0; len];
+        if len >= 32 {
+            book[..32].copy_from_slice(&journal.old_header);
+        }
+        if journal.fits(&book) {
+            journal.apply_in_memory(&mut book);
+            let _ = Book::salvage(&book);
         }
     }
+}
+
+/// Journals of one to four changed records of the Kibitz book seeds.
+fn journal_seeds(root: &Path) -> Vec<Vec<u8>> {
+    kibitz_book_seeds(root)
+        .into_iter()
+        .filter_map(|bytes| {
+            let records = (bytes.len().checked_sub(32)? / 56).min(4);
+            let patches = (0..records)
+                .map(|i| {
+                    let mut record = [0; 56];
+                    record.copy_from_slice(&bytes[32 + i * 56..32 + (i + 1) * 56]);
+                    record[52] = 100;
+                    ((32 + i * 56) as u64, record)
+                })
+                .collect();
+            let mut old_header = [0; 32];
+            old_header.copy_from_slice(&bytes[..32]);
+            let mut new_header = old_header;
+            new_header[24] ^= 1;
+            Some(Journal { book_len: bytes.len() as u64, old_header, new_header, patches }.to_bytes())
+        })
+        .collect()
 }
 
 /// A Polyglot book; its moves at the start position are decoded.
