@@ -15,14 +15,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use kibitz_engine::{
-    Book, BookDocument, BookEdit, BookSettings, Candidate, Job, Nag, book_key, nag_symbol, nag_value,
-    san_line,
+    Book, BookDocument, BookEdit, BookFile, BookFormat, BookSettings, Candidate, Job, Nag, TaughtGames,
+    TaughtIndex, book_key, nag_symbol, nag_value, san_line,
 };
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::board_marks::Arrow;
-use kibitz_engine::{BookFile, BookFormat};
 
 use crate::book_files::{OpenedBook, file_name};
 
@@ -49,6 +48,8 @@ pub enum BookRequest {
     PlayFrom,
     /// Stop reading or writing a book.
     Cancel,
+    /// Open the game (its index among the games Kibitz learned from) at this ply, to study.
+    OpenTaught(usize, usize),
     /// The selection rules changed: keep them and give them to the engine.
     Rules,
 }
@@ -78,6 +79,10 @@ pub struct BookView {
     line: Vec<Move>,
     position: Chess,
     error: Option<String>,
+    /// The games Kibitz learned from and their index (made in the background), for the book
+    /// Kibitz plays from.
+    taught: Option<TaughtIndex>,
+    taught_job: Option<Job<(), TaughtIndex, Infallible>>,
     /// The book's number of moves and of positions, counted when the number of moves
     /// changes (counting positions reads the whole book).
     size: (usize, usize),
@@ -105,6 +110,8 @@ impl BookView {
             position: Chess::default(),
             error: None,
             size: (usize::MAX, 0),
+            taught: None,
+            taught_job: None,
         }
     }
 
@@ -186,8 +193,18 @@ impl BookView {
         self.copy = Some((of, job));
     }
 
+    /// Indexes the games Kibitz learned from in the background, to list under each book move
+    /// those that taught it; `wake` is called when it is done.
+    pub fn prepare_taught(&mut self, games: Arc<TaughtGames>, wake: impl Fn() + Send + Sync + 'static) {
+        self.taught_job = Some(Job::spawn("kibitz-taught-games", wake, move |_| Ok(games.index())));
+    }
+
     /// Takes the background copy when it is ready.
     fn take_copy(&mut self) {
+        if let Some(outcome) = self.taught_job.as_mut().and_then(Job::try_finish) {
+            self.taught = outcome.ok();
+            self.taught_job = None;
+        }
         let Some((of, job)) = self.copy.as_mut() else { return };
         if let Some(outcome) = job.try_finish() {
             if let Ok(copy) = outcome {
@@ -366,7 +383,7 @@ impl BookView {
         ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             Grid::new("book-moves").striped(true).num_columns(4).show(ui, |ui| {
                 for c in &candidates {
-                    clicked = self.row_ui(ui, c, editable).or(clicked);
+                    clicked = self.row_ui(ui, c, editable, &mut request).or(clicked);
                     ui.end_row();
                 }
                 let mut others: Vec<Move> = self
@@ -502,7 +519,13 @@ impl BookView {
     }
 
     /// One book move: returns it when its name was clicked (to play it).
-    fn row_ui(&mut self, ui: &mut Ui, c: &Candidate, editable: bool) -> Option<Move> {
+    fn row_ui(
+        &mut self,
+        ui: &mut Ui,
+        c: &Candidate,
+        editable: bool,
+        request: &mut Option<BookRequest>,
+    ) -> Option<Move> {
         let san = San::from_move(&self.position, c.mv).to_string();
         let mut clicked = None;
         if ui.button(RichText::new(&san).strong()).on_hover_text("Play it").clicked() {
@@ -530,13 +553,38 @@ impl BookView {
             let user = u8::try_from(value).ok();
             self.edit(BookEdit::set_user(&self.position, c.mv, user), true);
         }
-        ui.add_enabled_ui(editable, |ui| ui.horizontal(|ui| self.edit_buttons(ui, c, &san)));
+        ui.horizontal(|ui| {
+            ui.add_enabled_ui(editable, |ui| self.edit_buttons(ui, c, &san));
+            self.taught_ui(ui, c, &san, request);
+        });
         clicked
+    }
+
+    /// The games that taught Kibitz about this move, as a menu; choosing one opens it to
+    /// study at the move.
+    fn taught_ui(&self, ui: &mut Ui, c: &Candidate, san: &str, request: &mut Option<BookRequest>) {
+        let Some(taught) = &self.taught else { return };
+        let games = taught.taught_by(c.entry.key, c.entry.mv);
+        if games.is_empty() {
+            return;
+        }
+        let title = if games.len() == 1 { "1 game".to_string() } else { format!("{} games", games.len()) };
+        let response = ui.menu_button(title, |ui| {
+            ui.weak(format!("Kibitz's games with {san}, newest first"));
+            for g in &games {
+                let text = format!("{} – {}, {} {}", g.white, g.black, g.result, g.date);
+                if ui.button(text).on_hover_text("Open it to study, at this move").clicked() {
+                    *request = Some(BookRequest::OpenTaught(g.index, g.ply));
+                }
+            }
+        });
+        let label = format!("games that taught {san}");
+        response.response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label.clone()));
     }
 
     /// The NAG buttons, "Forget learned" and "Remove" of a book move.
     fn edit_buttons(&mut self, ui: &mut Ui, c: &Candidate, san: &str) {
-        {
+        ui.horizontal(|ui| {
             for code in NAGS {
                 let glyph = nag_symbol(Nag(code)).unwrap_or_default();
                 let hover = format!("{glyph}: value {}", nag_value(code).unwrap_or_default());
@@ -560,7 +608,7 @@ impl BookView {
             {
                 self.edit(BookEdit::remove(&self.position, c.mv), false);
             }
-        }
+        });
     }
 }
 

@@ -100,6 +100,12 @@ impl Learning {
         self.inner.switch_book(path, book)
     }
 
+    /// The games Kibitz learned from, newest last.
+    #[must_use]
+    pub fn taught_games(&self) -> Arc<kibitz_engine::TaughtGames> {
+        self.inner.taught_games()
+    }
+
     /// The file of the book Kibitz plays and learns from.
     #[must_use]
     pub fn book_file(&self) -> &std::path::Path {

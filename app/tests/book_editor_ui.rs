@@ -207,3 +207,46 @@ fn dragging_a_value_or_turning_the_wheel_on_an_arrow_changes_every_probability()
     h.run_steps(3);
     assert_eq!(chances(&h), now);
 }
+
+#[test]
+fn the_games_that_taught_a_move_are_listed_and_open_to_study() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = Paths::under(dir.path().to_path_buf()).learning_files();
+    // Kibitz (White) played 1. e4 in a game it lost, and learned from it.
+    let mut game = kibitz_engine::GameRecord::new();
+    for san in ["e4", "f5", "exf5", "g5", "Qh5#"] {
+        let m = game.parse_move(san).expect("legal");
+        game.play(m).expect("legal");
+    }
+    game.set_tag("White", "Kibitz");
+    game.set_tag("Black", "Ada");
+    let mut taught = kibitz_engine::TaughtGames::new();
+    taught.add(&game, shakmaty::Color::White);
+    kibitz_engine::write_atomic(&files.taught, taught.to_pgn().as_bytes()).expect("written");
+    let start = Chess::default();
+    let e4 = "e4".parse::<San>().expect("SAN").to_move(&start).expect("legal");
+    let mut book = Book::new();
+    let entry = book.entry_mut(book_key(&start), encode_move(e4));
+    entry.fixed.games = 10;
+    entry.learned.games = 1;
+    entry.learned.wins = 1;
+    book.save(&files.book).expect("written");
+
+    let mut h = common::app_in(dir.path());
+    h.get_by_label("Book").click();
+    let started = Instant::now();
+    while h.query_by_label("games that taught e4").is_none() {
+        assert!(started.elapsed() < Duration::from_secs(10), "the games that taught e4 are listed");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The row grew by the button: let the panel settle before clicking.
+    h.run_steps(10);
+    h.get_by_label("games that taught e4").click();
+    h.run_steps(3);
+    h.get_by_label_contains("Kibitz – Ada").click();
+    h.run_steps(5);
+    assert!(h.state().is_study(), "the game opens to study");
+    assert_eq!(h.state().game().len(), 5, "the whole game");
+    assert_eq!(h.state().viewing(), 1, "shown just after 1. e4, the move it taught");
+}

@@ -32,6 +32,8 @@ impl KibitzApp {
             let mut view = BookView::shared(book, self.learning.book_file().to_path_buf());
             let repaint = Arc::clone(&self.repaint);
             view.prepare_copy(move || repaint());
+            let repaint = Arc::clone(&self.repaint);
+            view.prepare_taught(self.learning.taught_games(), move || repaint());
             self.book = Some(view);
         }
     }
@@ -96,6 +98,10 @@ impl KibitzApp {
             BookRequest::OpenPath(path) => BookTask::Open(path),
             BookRequest::PlayFrom => {
                 self.play_from_book();
+                return;
+            }
+            BookRequest::OpenTaught(index, ply) => {
+                self.open_taught(index, ply);
                 return;
             }
             BookRequest::Cancel => {
@@ -174,6 +180,21 @@ impl KibitzApp {
         self.notices.push(format!("Kibitz plays and learns from {} now.", file_name(&path)));
     }
 
+    /// Opens one of the games Kibitz learned from to study, at the ply of the book move.
+    fn open_taught(&mut self, index: usize, ply: usize) {
+        let games = self.learning.taught_games();
+        let game = games.pgn(index).and_then(|pgn| kibitz_engine::read_games(pgn.as_bytes()).next());
+        match game {
+            Some(Ok(game)) => {
+                // The main line starts with the root: the move at `ply` leads to node `ply + 1`.
+                let at = game.main_line().get(ply + 1).copied();
+                self.open_study(game);
+                self.set_cursor(at);
+            }
+            _ => self.notices.push("That game can no longer be read from learned-games.pgn.".into()),
+        }
+    }
+
     /// Takes the outcome of the book job once it is done.
     pub(super) fn poll_book_job(&mut self) {
         let Some(running) = self.book_job.as_mut() else { return };
@@ -212,6 +233,8 @@ impl KibitzApp {
             let repaint = Arc::clone(&self.repaint);
             view.prepare_copy(move || repaint());
         }
+        let repaint = Arc::clone(&self.repaint);
+        view.prepare_taught(self.learning.taught_games(), move || repaint());
     }
 
     fn book_saved(&mut self, path: PathBuf, format: BookFormat, file: Option<BookFile>, save_as: bool) {
