@@ -381,7 +381,7 @@ impl BookView {
         let candidates = self.candidates(settings);
         let mut clicked = None;
         ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            Grid::new("book-moves").striped(true).num_columns(4).show(ui, |ui| {
+            Grid::new("book-moves").striped(true).num_columns(5).show(ui, |ui| {
                 for c in &candidates {
                     clicked = self.row_ui(ui, c, editable, &mut request).or(clicked);
                     ui.end_row();
@@ -399,6 +399,7 @@ impl BookView {
                         clicked = Some(m);
                     }
                     ui.weak("not in the book");
+                    ui.label("");
                     ui.label("");
                     let add = ui
                         .add_enabled(editable, egui::Button::new("Add").small())
@@ -536,8 +537,9 @@ impl BookView {
             Some(why) => format!("excluded: {why}"),
         };
         ui.label(RichText::new(chance).monospace()).on_hover_text(stats_text(c));
+        ui.label(RichText::new(results_text(c)).monospace().weak()).on_hover_text(stats_text(c));
         let mut value = c.entry.user.map_or(-1, i32::from);
-        ui.spacing_mut().slider_width = 80.0;
+        ui.spacing_mut().slider_width = 70.0;
         let slider = ui
             .add_enabled(
                 editable,
@@ -601,11 +603,10 @@ impl BookView {
                     self.edit(BookEdit::reset_learned(&self.position, c.mv), false);
                 }
             }
-            if ui
-                .small_button(format!("Remove {san}"))
-                .on_hover_text("Remove the move and its subtree")
-                .clicked()
-            {
+            let remove = ui.small_button("×").on_hover_text(format!("Remove {san} and its subtree"));
+            let label = format!("Remove {san}");
+            remove.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label.clone()));
+            if remove.clicked() {
                 self.edit(BookEdit::remove(&self.position, c.mv), false);
             }
         });
@@ -614,6 +615,26 @@ impl BookView {
 
 fn line_text(line: &[Move]) -> String {
     if line.is_empty() { "The initial position".into() } else { san_line(&Chess::default(), line) }
+}
+
+/// The move's games and results, and what Kibitz learned with it: "120 +50 =40 -30 · L +1 =0 -2".
+fn results_text(c: &Candidate) -> String {
+    let f = c.entry.fixed;
+    let mut text = if f.games > 0 {
+        format!("{} +{} ={} -{}", f.games, f.wins, f.draws, f.losses)
+    } else if c.entry.weight > 0 {
+        format!("weight {}", c.entry.weight)
+    } else {
+        String::new()
+    };
+    let l = c.entry.learned;
+    if l.games > 0 {
+        text.push_str(&format!(" · learned +{} ={} -{}", l.wins, l.draws, l.losses));
+    }
+    if c.entry.never_play {
+        text.push_str(" · never again");
+    }
+    text
 }
 
 fn stats_text(c: &Candidate) -> String {
