@@ -281,7 +281,11 @@ fn book_frames() {
         total.push(all);
         std::thread::sleep(FRAME_PERIOD.saturating_sub(frame_start.elapsed()));
     }
-    h.event(button(right, false));
+    // Let go in the middle: the move keeps a value of about 50.
+    let middle = left.lerp(right, 0.5);
+    h.event(egui::Event::PointerMoved(middle));
+    h.step();
+    h.event(button(middle, false));
     h.run_steps(2);
     pass.sort();
     total.sort();
