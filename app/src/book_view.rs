@@ -457,7 +457,12 @@ impl BookView {
                         }
                     })
                     .response
-                    .on_hover_text(self.path.display().to_string());
+                    .on_hover_text(self.path.display().to_string())
+                    .widget_info(|| {
+                        let mut info = egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "Books");
+                        info.current_text_value = Some(file_name(&self.path));
+                        info
+                    });
                 if ui
                     .button("Open book…")
                     .on_hover_text("A Kibitz book (.kbook) or a Polyglot book (.bin)")

@@ -16,7 +16,10 @@ use shakmaty::{Chess, Position, san::San};
 /// Steps until a label containing `text` shows.
 fn until_shown(h: &mut Harness<'_, KibitzApp>, text: &str) {
     let started = Instant::now();
-    while h.query_all_by_label_contains(text).next().is_none() {
+    let shows = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        n.label().is_some_and(|l| l.contains(text)) || n.value().is_some_and(|v| v.contains(text))
+    };
+    while h.query_all_by(shows).next().is_none() {
         assert!(started.elapsed() < Duration::from_secs(20), "waited for {text:?}");
         h.step();
         std::thread::sleep(Duration::from_millis(10));
@@ -94,11 +97,35 @@ fn a_polyglot_book_is_saved_as_a_kibitz_book_and_exported() {
     let d4 = "d4".parse::<San>().expect("SAN").to_move(&start).expect("legal");
     let edited = Book::load(&dir.path().join("saved.kbook")).expect("a Kibitz book");
     assert_eq!(edited.get(book_key(&start), encode_move(d4)).and_then(|e| e.user), Some(100));
-    // Export writes Polyglot again, byte for byte what was imported.
+    // Start again: the book is in the list of books, and reopened it has the edit.
+    std::thread::sleep(Duration::from_millis(1200));
+    h.run_steps(3);
+    drop(h);
+    let mut h = common::app_in(dir.path());
+    h.get_by_label("Book").click();
+    h.run_steps(10);
+    h.get_by_label("Books").click();
+    h.run_steps(3);
+    h.get_by_label_contains("saved.kbook").click();
+    until_shown(&mut h, &format!("{} moves", original.len()));
+    h.run_steps(10);
+    assert_eq!(h.get_by_label("value of d4").accesskit_node().numeric_value(), Some(100.0));
+    // `?` on d4: it leaves the moves played and joins the avoid list.
+    h.get_by_label("? d4").click();
+    h.run_steps(3);
+    assert!(h.query_by_label_contains("user value 0 (avoid list)").is_some(), "d4 is avoided");
+    // Export writes Polyglot again, byte for byte what was imported, but for d4 at weight 0.
     h.get_by_label("Export to Polyglot…").click();
     until_shown(&mut h, "Exported the book to exported.bin");
     wait_for(&dir.path().join("exported.bin"));
-    assert_eq!(std::fs::read(dir.path().join("exported.bin")).expect("exported"), polyglot);
+    let exported = Book::from_polyglot(&std::fs::read(dir.path().join("exported.bin")).expect("exported"))
+        .expect("a Polyglot book");
+    assert_eq!(exported.len(), original.len());
+    for (e, o) in exported.entries().iter().zip(original.entries()) {
+        let d4_here = e.key == book_key(&start) && e.mv == encode_move(d4);
+        assert_eq!((e.key, e.mv), (o.key, o.mv));
+        assert_eq!(e.weight, if d4_here { 0 } else { o.weight }, "only d4 changed");
+    }
 }
 
 #[test]
