@@ -827,6 +827,7 @@ impl KibitzApp {
                     } else {
                         let opponent = saved.opponent.clone().map_or(SeatChoice::Kibitz, SeatChoice::Engine);
                         self.start(NewGameRequest::against(saved.human(), opponent, saved.level, game));
+                        self.hints.resume(self.play.game());
                     }
                 }
             }

@@ -6,7 +6,9 @@
 
 use std::time::Duration;
 
-use kibitz_engine::{Book, BookSettings, Candidate, Command, Event, Player, Purpose, SearchLimits};
+use kibitz_engine::{
+    Book, BookSettings, Candidate, Command, Event, GameRecord, Player, Purpose, SearchLimits,
+};
 
 use crate::board_geometry::role_name;
 use shakmaty::{Chess, Move, Position, Square, san::San};
@@ -114,6 +116,18 @@ impl Hints {
         if let Some(player) = &self.player {
             player.send(Command::Stop);
         }
+    }
+
+    /// A game resumed: the hints its moves' comments note (`{Hint 2 of 3: ...}`) are used.
+    pub fn resume(&mut self, game: &GameRecord) {
+        self.new_game();
+        self.used = game
+            .main_line()
+            .iter()
+            .filter_map(|&id| game.node(id))
+            .flat_map(|node| hints_noted(node.comment()))
+            .max()
+            .unwrap_or(0);
     }
 
     /// The player pressed Hint in the position after `moves` from `start`: the second press
@@ -228,6 +242,15 @@ fn book_move(book: &Book, position: &Chess, settings: &BookSettings) -> Option<M
         .map(|c| c.mv)
 }
 
+/// The hint numbers a comment notes: 2 for "Hint 2 of 3: Nf3".
+fn hints_noted(comment: &str) -> impl Iterator<Item = u32> + '_ {
+    comment.match_indices("Hint ").filter_map(|(at, _)| {
+        let rest = &comment[at + "Hint ".len()..];
+        let (number, rest) = rest.split_once(' ')?;
+        rest.starts_with("of ").then(|| number.parse().ok()).flatten()
+    })
+}
+
 /// "Hint 2 of 3: which piece to move" or "Hint 2 of 3: Nf3 (from the book)".
 fn note(used: u32, allowed: u32, position: &Chess, shown: Option<(Move, HintSource)>) -> String {
     let count = format!("Hint {used} of {allowed}");
@@ -248,6 +271,25 @@ mod tests {
 
     fn spawn() -> Box<dyn Player> {
         Box::new(EngineHandle::spawn(|| {}))
+    }
+
+    #[test]
+    fn a_resumed_game_keeps_the_hints_it_used() {
+        let mut game = GameRecord::new();
+        for (san, comment) in
+            [("e4", "Hint 1 of 3: which piece to move"), ("e5", ""), ("Nf3", "Hint 2 of 3: Nf3")]
+        {
+            let m = game.parse_move(san).expect("legal");
+            game.play(m).expect("legal");
+            game.set_comment(game.main_end(), comment);
+        }
+        let mut hints = Hints::default();
+        hints.resume(&game);
+        assert_eq!(hints.used(), 2);
+        assert_eq!(hints.left(3), 1);
+        hints.resume(&GameRecord::new());
+        assert_eq!(hints.used(), 0, "a game without notes has used none");
+        assert_eq!(hints_noted("Hint 10 of 99: e4; Hint x of 3").collect::<Vec<_>>(), [10]);
     }
 
     #[test]
