@@ -185,3 +185,41 @@ fn crafty_bang_restricts_question_excludes_width_cuts() {
     let choice = book.choose(game.position(), &search, &mut StdRng::seed_from_u64(3)).unwrap();
     assert!(choice.search_only);
 }
+
+#[test]
+fn terra_worked_example_edited_through_the_document() {
+    use kibitz_engine::{BookDocument, BookEdit};
+    let (game, book) = example();
+    let s = settings();
+    let pos = game.position().clone();
+    let before = book.explain(&pos, &s);
+    let mut doc = BookDocument::new(book);
+    let mv = |san: &str| game.parse_move(san).unwrap();
+    let find = |doc: &BookDocument, san: &str| {
+        doc.book().explain(&pos, &s).into_iter().find(|c| c.mv == mv(san)).unwrap()
+    };
+
+    // !! on e5: it is always played; every other playable move gives way.
+    doc.apply(BookEdit::set_user(&pos, mv("e5"), Some(100))).unwrap();
+    assert_eq!(find(&doc, "e5").probability, 1.0);
+    assert_eq!(find(&doc, "c5").excluded, Some(Exclusion::NotAlways));
+    doc.undo();
+    assert_eq!(doc.book().explain(&pos, &s), before, "undo restores every probability");
+
+    // Clearing Nf6's 0 takes it off the avoid list: its learned 0% keeps it out under TerraLim.
+    doc.apply(BookEdit::set_user(&pos, mv("Nf6"), None)).unwrap();
+    assert_eq!(find(&doc, "Nf6").excluded, Some(Exclusion::LearnedLimit(40.0)));
+    // d5 at 75 instead of 15: the user group is 1 - 0.25 * 0.25 and c5 and d5 share it equally.
+    doc.apply(BookEdit::set_user(&pos, mv("d5"), Some(75))).unwrap();
+    let p_user = 1.0 - 0.25 * 0.25;
+    assert!((find(&doc, "d5").probability - p_user / 2.0).abs() < 1e-9);
+    assert!((find(&doc, "c5").probability - p_user / 2.0).abs() < 1e-9);
+    let total: f64 = doc.book().explain(&pos, &s).iter().map(|c| c.probability).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    doc.undo();
+    doc.undo();
+    assert_eq!(doc.book().explain(&pos, &s), before);
+    doc.redo();
+    doc.redo();
+    assert!((find(&doc, "d5").probability - p_user / 2.0).abs() < 1e-9, "redo applies both again");
+}
