@@ -43,6 +43,12 @@ pub enum Command {
     },
     /// Stop the current search; it still reports its best move.
     Stop,
+    /// Asks for the player's own static evaluation of the position set, in its own words
+    /// (Stockfish's `eval`, Kibitz's breakdown by term): answered by [`Event::Evaluation`].
+    Evaluate {
+        /// Echoed in the answer.
+        id: u64,
+    },
     /// The opponent played the expected move: the running `ponder` search now counts on
     /// the engine's own clock.
     PonderHit,
@@ -164,6 +170,14 @@ pub enum Event {
     Resign,
     /// Something the player said for the user (UCI `info string`, xboard `telluser`).
     Message(String),
+    /// The answer to [`Command::Evaluate`]: the player's evaluation as it printed it, or
+    /// `None` when it has no such command.
+    Evaluation {
+        /// The `id` of the `Evaluate` this answers.
+        id: u64,
+        /// What the player printed.
+        text: Option<String>,
+    },
     /// The player failed: it could not start, crashed, hung or broke the rules. A fatal
     /// failure ([`PlayerFailure::is_fatal`]) ends whatever search was running without a
     /// `BestMove`; after any other, the search's `BestMove` follows, without a move.

@@ -188,6 +188,14 @@ impl Worker {
                     self.moves = moves;
                 }
                 Request::Command(Command::ClearHash) => self.engine.clear_hash(),
+                Request::Command(Command::Evaluate { id }) => {
+                    let mut pos = self.start.clone();
+                    for &m in &self.moves {
+                        pos.play_unchecked(m);
+                    }
+                    let text = crate::breakdown(&pos).to_string();
+                    self.emit(Event::Evaluation { id, text: Some(text) });
+                }
                 Request::Command(Command::SetBook { book, settings, seed }) => {
                     self.book = book.map(|b| (b, settings));
                     if let Some(seed) = seed {

@@ -329,6 +329,8 @@ pub fn run_uci_lines(input: impl Iterator<Item = Result<String, NotUtf8>>) {
                 handle.send(Command::Go { id: last_id, purpose, limits });
             }
             UciCommand::Stop => handle.send(Command::Stop),
+            // Answered here, before any later `readyok`: a GUI reads up to it.
+            UciCommand::Eval => say(&crate::breakdown(&session.position()).to_string()),
             UciCommand::PonderHit => handle.send(Command::PonderHit),
             UciCommand::Quit => {
                 quit = true;
@@ -378,6 +380,7 @@ fn print_events(handle: &EngineHandle, done: &AtomicBool, answered: &AtomicU64, 
                 say(&format!("info depth {depth} currmove {} currmovenumber {number}", uci_move(currmove)));
             }
             Some(Event::Message(text)) => say(&format!("info string {text}")),
+            Some(Event::Evaluation { .. }) => {}
             Some(Event::Failed(failure)) => say(&format!("info string error: {failure}")),
             Some(Event::Ready { .. } | Event::OfferDraw | Event::Resign) => {}
             Some(Event::BestMove { id, best, ponder, nodes, time }) => {

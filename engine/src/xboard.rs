@@ -375,6 +375,7 @@ impl Session {
             // xboard has no `currmove`; `.` reports progress instead.
             Event::CurrMove { .. } | Event::Ready { .. } | Event::OfferDraw | Event::Resign => {}
             Event::Message(text) => say(&format!("# {text}")),
+            Event::Evaluation { .. } => {}
             Event::Failed(failure) => say(&format!("tellusererror {failure}")),
             // The book move itself arrives as the `BestMove` that follows.
             Event::BookMove { choice, .. } => {

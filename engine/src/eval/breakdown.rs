@@ -101,6 +101,32 @@ pub struct Breakdown {
     pub eval: i32,
 }
 
+/// The breakdown as a table, pawns from each side's point of view (what `eval` prints over
+/// UCI): one row per part with White's, Black's and the difference, then the total.
+impl std::fmt::Display for Breakdown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pawns = |cp: f64| cp / 100.0;
+        writeln!(f, "{:<14} {:>7} {:>7} {:>7}", "Term", "White", "Black", "Total")?;
+        for (part, side) in &self.parts {
+            writeln!(
+                f,
+                "{:<14} {:>+7.2} {:>+7.2} {:>+7.2}",
+                part.label(),
+                pawns(side.white),
+                pawns(side.black),
+                pawns(side.white - side.black)
+            )?;
+        }
+        write!(
+            f,
+            "Phase {} of {}; evaluation {:+.2} (White's side)",
+            self.phase,
+            EvalTrace::MAX_PHASE,
+            pawns(f64::from(self.eval))
+        )
+    }
+}
+
 /// Breaks down the static evaluation of `pos` (see [`Breakdown`]).
 ///
 /// ```

@@ -319,7 +319,11 @@ impl Driver {
         while let Some(cmd) = self.pending.pop_front() {
             let needs_idle = matches!(
                 cmd,
-                Command::Go { .. } | Command::NewGame | Command::SetOption { .. } | Command::ClearHash
+                Command::Go { .. }
+                    | Command::NewGame
+                    | Command::SetOption { .. }
+                    | Command::ClearHash
+                    | Command::Evaluate { .. }
             );
             if needs_idle && self.search.is_some() {
                 self.pending.push_front(cmd);
@@ -337,6 +341,9 @@ impl Driver {
                 self.moves = moves;
             }
             Command::Stop => self.stop()?,
+            // xboard has no command for an evaluation.
+            Command::Evaluate { id } if self.is_xboard() => self.emit(Event::Evaluation { id, text: None }),
+            Command::Evaluate { id } => uci::evaluate(self, id)?,
             Command::Quit => return self.quit(),
             Command::SetOption { name, value } => self.set_option(&name, &value)?,
             Command::SetBook { .. } | Command::SetLearning { .. } => {}

@@ -37,6 +37,8 @@ pub enum UciCommand {
     PonderHit,
     /// `quit`.
     Quit,
+    /// `eval` (as Stockfish has it): the static evaluation of the position, term by term.
+    Eval,
     /// `setoption name ... [value ...]`, checked.
     SetOption(UciOption),
     /// A line to ignore: empty, or a command that needs no answer (`debug`, `register`).
@@ -130,6 +132,7 @@ pub fn parse_line(line: &str) -> UciCommand {
         "stop" => Ok(UciCommand::Stop),
         "ponderhit" => Ok(UciCommand::PonderHit),
         "quit" => Ok(UciCommand::Quit),
+        "eval" => Ok(UciCommand::Eval),
         "setoption" => parse_setoption(rest).map(UciCommand::SetOption),
         "debug" | "register" => Ok(UciCommand::Ignore),
         _ => Ok(UciCommand::Unknown(line.trim().to_owned())),
@@ -265,6 +268,7 @@ mod tests {
         assert_eq!(parse_line("ucinewgame"), UciCommand::NewGame);
         assert_eq!(parse_line("stop"), UciCommand::Stop);
         assert_eq!(parse_line("quit"), UciCommand::Quit);
+        assert_eq!(parse_line("eval"), UciCommand::Eval);
         assert_eq!(parse_line(""), UciCommand::Ignore);
         assert_eq!(parse_line("   "), UciCommand::Ignore);
     }

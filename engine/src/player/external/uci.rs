@@ -66,6 +66,32 @@ pub(super) fn sync(d: &mut Driver, after: &str) -> Result<(), End> {
     Err(FailureKind::Hung(what).into())
 }
 
+/// `position`, `eval`, `isready`: everything the engine prints before `readyok` is its
+/// evaluation (Stockfish's table); an engine that does not know `eval` says so, and that is
+/// answered as no evaluation.
+pub(super) fn evaluate(d: &mut Driver, id: u64) -> Result<(), End> {
+    d.write(&position_line(&d.start, &d.moves))?;
+    d.write("eval")?;
+    d.write("isready")?;
+    let deadline = Instant::now() + READY_TIMEOUT;
+    let mut text = Vec::new();
+    while let Some(line) = d.next_line(deadline)? {
+        if parse_uci_line(&line) == UciLine::ReadyOk {
+            let unknown = text.is_empty()
+                || text.iter().any(|l: &String| l.to_ascii_lowercase().contains("unknown command"));
+            let text = (!unknown).then(|| text.join("\n"));
+            d.emit(Event::Evaluation { id, text });
+            return Ok(());
+        }
+        match parse_uci_line(&line) {
+            UciLine::Info(_) | UciLine::BestMove { .. } => on_line(d, &line)?,
+            _ => text.push(line),
+        }
+    }
+    let what = format!("no readyok within {} s of isready after eval", READY_TIMEOUT.as_secs());
+    Err(FailureKind::Hung(what).into())
+}
+
 pub(super) fn new_game(d: &mut Driver) -> Result<(), End> {
     d.write("ucinewgame")?;
     sync(d, "ucinewgame")
