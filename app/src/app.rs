@@ -881,7 +881,10 @@ impl KibitzApp {
                 self.edit(|g| crate::tags_panel::set_tags(g, &tags));
             }
             Action::ShowScore => {
-                self.dialog = Some(Dialog::Score(ScoreDialog::new(self.table().game(), self.current())))
+                let engines = self.settings.engines.clone();
+                let wake = Arc::clone(&self.repaint);
+                self.dialog =
+                    Some(Dialog::Score(ScoreDialog::new(self.table().game(), self.current(), engines, wake)))
             }
             Action::ReplaceMove(id) => self.study.iter_mut().for_each(|s| s.replace_next(id)),
             Action::CancelReplace => self.study.iter_mut().for_each(|s| s.replacing = None),

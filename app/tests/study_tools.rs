@@ -228,3 +228,57 @@ fn a_move_is_replaced_and_the_old_one_kept_as_a_variation() {
     click(&mut h, "d5, empty");
     assert_eq!(h.state().game().san_moves(), ["e4", "c5"], "d5 became a variation");
 }
+
+#[test]
+fn the_score_asks_an_engine_for_its_own_evaluation() {
+    const STOCKFISH: &str = "/usr/games/stockfish";
+    if !std::path::Path::new(STOCKFISH).exists() {
+        eprintln!("skipped: {STOCKFISH} is not installed (.ci/run installs it)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = kibitz_app::Settings::default();
+    for (name, path, protocol) in [
+        ("Stockfish", STOCKFISH.to_string(), kibitz_engine::Protocol::Uci),
+        (
+            "No eval",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/engines/uci-no-eval").to_string(),
+            kibitz_engine::Protocol::Uci,
+        ),
+    ] {
+        let mut config = kibitz_engine::EngineConfig::from_path(path);
+        config.name = name.into();
+        config.protocol = Some(protocol);
+        settings.engines.push(config);
+    }
+    let paths = kibitz_app::Paths::under(dir.path().to_path_buf());
+    std::fs::create_dir_all(paths.settings_file().parent().unwrap()).unwrap();
+    std::fs::write(paths.settings_file(), settings.to_json()).unwrap();
+    let mut h = studied(dir.path(), EVALS);
+    h.key_press(egui::Key::End);
+    h.run_steps(2);
+    click(&mut h, "Score");
+    h.run_steps(10);
+    click(&mut h, "Ask");
+    let started = std::time::Instant::now();
+    while h.query_by_label_contains("Final evaluation").is_none() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "Stockfish's eval is shown");
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(h.query_by_label("Stockfish's evaluation:").is_some());
+    // An engine without such a command: the dialog says so.
+    // The dialog grew by the answer: let it settle before clicking.
+    h.run_steps(10);
+    click(&mut h, "No eval");
+    click(&mut h, "Ask");
+    let started = std::time::Instant::now();
+    while h.query_by_label_contains("has no command that prints its evaluation").is_none() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "the answer of an engine without eval"
+        );
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
