@@ -241,12 +241,14 @@ impl Visitor for Builder<'_> {
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
         let fail = |message: String| ControlFlow::Break(Err((PgnError::new(message), 0)));
-        let variant = tags.iter().find(|(n, _)| n == "Variant").map(|(_, v)| v.as_str());
+        // A repeated tag counts by its last value, as `set_tag` below keeps it.
+        let last = |name: &str| tags.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let variant = last("Variant");
         let mode = match castling_mode_of_variant(variant.unwrap_or("")) {
             Ok(mode) => mode,
             Err(e) => return fail(e.to_string()),
         };
-        let fen = tags.iter().find(|(n, _)| n == "FEN").map(|(_, f)| f.as_str());
+        let fen = last("FEN");
         let mut game = match (fen, mode) {
             (Some(fen), _) => match GameRecord::from_fen_in(fen, mode) {
                 Ok(game) => game,
