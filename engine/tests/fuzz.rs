@@ -88,4 +88,5 @@ fn a_damaged_variant_tag_reads_back() {
 #[test]
 fn a_result_tag_that_is_no_result_reads_back() {
     round_trip(b"[Result \"1/2lowerbound1/2\"]\n\n1. e4 *\n");
+    round_trip(b"[Result\"?\"");
 }

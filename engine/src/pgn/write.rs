@@ -36,7 +36,12 @@ pub fn write_pgn(game: &GameRecord) -> String {
         }
     };
     for name in SEVEN_TAGS {
-        let value = if name == "Result" { game.result() } else { game.tag(name).unwrap_or("?") };
+        // A Result of `?` reads as the `*` that ends the movetext: it is written as that.
+        let value = match name {
+            "Result" if game.result() == "?" => "*",
+            "Result" => game.result(),
+            _ => game.tag(name).unwrap_or("?"),
+        };
         write_tag(name, value);
     }
     if let Some(fen) = game.start_fen() {
