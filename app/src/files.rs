@@ -1,11 +1,13 @@
 //! File work off the UI thread: the native open/save dialogs, reading and writing PGN, and
-//! the ordered background writer for settings and the game in progress.
+//! the ordered background writer for settings, books and the disk flushes of the game in
+//! progress (which the UI thread itself writes, see [`Files::write_now`]).
 
+use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
-use kibitz_engine::{GameRecord, write_atomic};
+use kibitz_engine::{GameRecord, remove_stale_temporaries, replace_file, sync_file, write_atomic};
 
 /// Asks the user for a file. The native implementation opens dialogs; tests substitute one
 /// that answers at once. Called on a worker thread, never on the UI thread.
@@ -81,12 +83,20 @@ pub enum FileEvent {
     SuitePicked(PathBuf),
 }
 
+/// Work for the writer thread.
+enum Job {
+    /// Write a file atomically.
+    Write(PathBuf, Vec<u8>),
+    /// Flush a file the UI thread wrote to disk.
+    Sync(PathBuf),
+}
+
 /// Runs file operations on worker threads and reports back through a channel.
 pub struct Files {
     picker: Arc<dyn FilePicker>,
     events_tx: Sender<FileEvent>,
     events: Receiver<FileEvent>,
-    writer: Sender<(PathBuf, Vec<u8>)>,
+    writer: Sender<Job>,
     notify: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -94,14 +104,28 @@ impl Files {
     /// Starts the background writer. `notify` wakes the UI when something is reported.
     pub fn new(picker: Arc<dyn FilePicker>, notify: Arc<dyn Fn() + Send + Sync>) -> Self {
         let (events_tx, events) = unbounded();
-        let (writer, jobs) = unbounded::<(PathBuf, Vec<u8>)>();
+        let (writer, jobs) = unbounded::<Job>();
         let failures = events_tx.clone();
         let wake = notify.clone();
         std::thread::Builder::new()
             .name("kibitz-writer".into())
             .spawn(move || {
-                for (path, bytes) in jobs {
-                    if let Err(e) = write_atomic(&path, &bytes) {
+                for job in jobs {
+                    let (path, result) = match job {
+                        Job::Write(path, bytes) => {
+                            let result = write_atomic(&path, &bytes);
+                            (path, result)
+                        }
+                        // A file removed since it was written needs no flush.
+                        Job::Sync(path) => {
+                            let result = sync_file(&path).or_else(|e| match e.kind() {
+                                io::ErrorKind::NotFound => Ok(()),
+                                _ => Err(e),
+                            });
+                            (path, result)
+                        }
+                    };
+                    if let Err(e) = result {
                         let _ = failures.send(FileEvent::WriteFailed(path, e.to_string()));
                         wake();
                     }
@@ -113,7 +137,29 @@ impl Files {
 
     /// Writes a file atomically on the writer thread; writes happen in the order asked.
     pub fn write(&self, path: PathBuf, bytes: Vec<u8>) {
-        let _ = self.writer.send((path, bytes));
+        let _ = self.writer.send(Job::Write(path, bytes));
+    }
+
+    /// Writes a small file now, on the calling (UI) thread: when this returns it is written
+    /// and renamed into place, so a kill of the process cannot lose it (the kernel has it);
+    /// the writer thread then flushes it to disk against a power loss. For the game in
+    /// progress, whose every move must be saved before the frame that shows it is painted.
+    /// The file must not also be written with [`Files::write`] (both use one temporary name).
+    pub fn write_now(&self, path: PathBuf, bytes: &[u8]) -> io::Result<()> {
+        replace_file(&path, bytes)?;
+        let _ = self.writer.send(Job::Sync(path));
+        Ok(())
+    }
+
+    /// Removes, in the background, the temporary files that saves interrupted by a kill left
+    /// in `folders` (see [`remove_stale_temporaries`]).
+    pub fn remove_stale_temporaries(&self, folders: Vec<PathBuf>) {
+        self.spawn(move || {
+            for folder in folders {
+                remove_stale_temporaries(&folder);
+            }
+            None
+        });
     }
 
     /// Asks for a PGN file and opens it, in the background.

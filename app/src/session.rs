@@ -60,15 +60,24 @@ impl SavedGame {
     /// and is kept beside as `.bad`.
     #[must_use]
     pub fn load_unfinished(path: &Path) -> (Option<(SavedGame, GameRecord)>, Option<String>) {
+        match Self::load(path) {
+            (Some((saved, game)), _) if game.ending().is_none() && game.result() == "*" => {
+                (Some((saved, game)), None)
+            }
+            (_, notice) => (None, notice),
+        }
+    }
+
+    /// Loads a saved game, finished or not (the study, which is always restored). A damaged
+    /// file gives a notice and is kept beside as `.bad`.
+    #[must_use]
+    pub fn load(path: &Path) -> (Option<(SavedGame, GameRecord)>, Option<String>) {
         let Ok(bytes) = fs::read(path) else { return (None, None) };
         let parsed = serde_json::from_slice::<SavedGame>(&bytes)
             .map_err(|e| e.to_string())
             .and_then(|saved| saved.game().map(|game| (saved, game)));
         match parsed {
-            Ok((saved, game)) if game.ending().is_none() && game.result() == "*" => {
-                (Some((saved, game)), None)
-            }
-            Ok(_) => (None, None),
+            Ok(loaded) => (Some(loaded), None),
             Err(e) => {
                 let bad = path.with_extension("json.bad");
                 let _ = fs::rename(path, &bad);
