@@ -193,7 +193,8 @@ start_app() { # HOME: starts the app, sets APP_PID and WID
 }
 
 click() { # X Y: press and release in frames of their own, then a move so that egui repaints
-  xdotool mousemove --window "$WID" "$1" "$2"
+  # The killer may kill the app between two of these (book, learning): its window is gone.
+  xdotool mousemove --window "$WID" "$1" "$2" 2>/dev/null || return 0
   sleep 0.15
   xdotool click 1
   sleep 0.1

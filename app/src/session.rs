@@ -1,4 +1,5 @@
-//! The game in progress, saved after every move so that nothing played is lost.
+//! The games in progress, saved after every move so that nothing played is lost: the Play
+//! game in `current-game.json`, the study in `current-study.json`.
 
 use std::fs;
 use std::path::Path;
@@ -18,7 +19,8 @@ pub struct SavedGame {
     /// The engine's strength.
     #[serde(default)]
     pub level: Level,
-    /// Whether it is a study (an opened game being annotated) rather than a game against Kibitz.
+    /// Whether it comes back as a study rather than as a game against Kibitz: the study's own
+    /// file (`current-study.json`), or a game watched between two engines in the Play file.
     #[serde(default)]
     pub study: bool,
     /// The external engine the player faced (its name in the settings); `None` for Kibitz.
