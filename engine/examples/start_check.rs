@@ -81,10 +81,10 @@ fn main() -> ExitCode {
     let study = data.join("current-study.json");
     if study.exists() {
         report.files += 1;
-        if let Err(e) =
-            on_a_copy(&study, |copy| SavedGame::load(copy)).map(|(_, notice)| notice.map_or(Ok(()), Err))
-        {
-            report.torn(&study, e);
+        match on_a_copy(&study, SavedGame::load) {
+            Ok((_, Some(notice))) => report.torn(&study, notice),
+            Err(e) => report.torn(&study, e),
+            Ok((_, None)) => {}
         }
     }
 
