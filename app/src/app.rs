@@ -37,6 +37,7 @@ use crate::pieces::PieceTextures;
 use crate::policy_settings::PolicyDialog;
 use crate::session::SavedGame;
 use crate::settings::{ColorChoice, Settings};
+use crate::shown_log::ShownLog;
 use crate::side_panel::{EngineLine, PanelModel, SidePanel};
 use crate::table::{EngineSeat, News, Seat, Table};
 use crate::tags_panel::TagsDialog;
@@ -121,6 +122,10 @@ pub struct KibitzApp {
     pieces: Option<PieceTextures>,
     screenshot: Option<Screenshot>,
     frames: u64,
+    /// How long the last save of the Play game took on the UI thread.
+    last_save: Duration,
+    /// What the board showed, for the kill test (`KIBITZ_SHOWN_LOG`).
+    shown_log: Option<ShownLog>,
 }
 
 /// A pending `--screenshot` request.
@@ -146,12 +151,15 @@ impl KibitzApp {
         notices.extend(notice);
         let (saved, notice) = SavedGame::load_unfinished(&paths.current_game_file());
         notices.extend(notice);
+        let (studied, notice) = SavedGame::load(&paths.study_file());
+        notices.extend(notice);
 
         let ui = ctx.clone();
         let repaint: Arc<dyn Fn() + Send + Sync> = Arc::new(move || ui.request_repaint());
         let (learning, notice) = Learning::load(&paths, &settings);
         notices.extend(notice);
         let files = Files::new(picker, Arc::clone(&repaint));
+        files.remove_stale_temporaries(vec![paths.config_dir.clone(), paths.data_dir.clone()]);
         if let Some(path) = open {
             files.open_path(path);
         }
@@ -170,7 +178,7 @@ impl KibitzApp {
             settings,
             last_settings_write: None,
             play: Table::study(GameRecord::new()),
-            study: None,
+            study: studied.map(|(_, game)| Study::new(game)),
             workspace: Workspace::Play,
             human,
             cursor: None,
@@ -193,6 +201,8 @@ impl KibitzApp {
             pieces: None,
             screenshot: screenshot.map(|path| Screenshot { path, requested: false, done: Arc::default() }),
             frames: 0,
+            last_save: Duration::ZERO,
+            shown_log: ShownLog::from_env(),
         };
         let first = NewGameRequest::against(human, SeatChoice::Kibitz, app.level, GameRecord::new());
         app.play = app.new_table(&first);
@@ -384,12 +394,12 @@ impl KibitzApp {
                     self.board.clear();
                 }
                 self.cursor = None;
-                self.save_session();
+                self.save_play();
             }
             GameEvent::GameOver { ending } => {
                 self.play.stop();
                 self.engine_offer = None;
-                self.save_session();
+                self.save_play();
                 if self.workspace != Workspace::Play {
                     self.notices.push(format!("The game in Play is over: {ending}."));
                 } else if matches!(self.dialog, None | Some(Dialog::ConfirmResign)) {
@@ -526,21 +536,50 @@ impl KibitzApp {
                 self.set_cursor(Some(id));
                 self.board.clear();
                 self.side_panel.comment.clear();
-                self.save_session();
+                self.save_study();
             }
             Err(e) => self.side_panel.move_error = Some(e.to_string()),
         }
     }
 
-    fn save_session(&self) {
-        let mut saved = SavedGame::new(self.table().game(), self.human, self.level);
+    /// Saves the Play game, on this thread: it is in its file before the frame that shows its
+    /// last move is painted, so that no move seen is lost if Kibitz is killed (see
+    /// `docs/RELIABILITY.md`). The file is small; writing it takes microseconds, and the disk
+    /// flush is left to the writer thread.
+    fn save_play(&mut self) {
+        let mut saved = SavedGame::new(self.play.game(), self.human, self.level);
         // A game between two engines comes back as a study of its moves.
-        saved.study = self.is_study() || self.play.is_engine(self.human);
+        saved.study = self.play.is_engine(self.human);
         let opponent = self.play.seats.get(!self.human);
         if opponent.engine.as_ref().is_some_and(|e| !e.builtin) {
             saved.opponent = Some(opponent.name.clone());
         }
-        self.files.write(self.paths.current_game_file(), saved.to_json());
+        let started = Instant::now();
+        self.write_session(self.paths.current_game_file(), &saved);
+        self.last_save = started.elapsed();
+    }
+
+    /// Saves the studied game, in its own file, so that the Play game and the study are both
+    /// kept.
+    fn save_study(&mut self) {
+        let Some(study) = &self.study else { return };
+        let mut saved = SavedGame::new(study.table.game(), self.human, self.level);
+        saved.study = true;
+        self.write_session(self.paths.study_file(), &saved);
+    }
+
+    /// Saves the game of the workspace shown.
+    fn save_shown(&mut self) {
+        match (&self.study, self.workspace) {
+            (Some(_), Workspace::Study) => self.save_study(),
+            _ => self.save_play(),
+        }
+    }
+
+    fn write_session(&mut self, path: PathBuf, saved: &SavedGame) {
+        if let Err(e) = self.files.write_now(path.clone(), &saved.to_json()) {
+            self.notices.push(format!("Could not write {}: {e}", path.display()));
+        }
     }
 
     /// A table for a new game: its seats as requested, the clock and the engines' manners
@@ -632,7 +671,7 @@ impl KibitzApp {
         self.note = None;
         self.settings.level = request.level;
         self.settings.flipped = self.board.flipped;
-        self.save_session();
+        self.save_play();
     }
 
     /// Takes back the last full move: moves are removed until one of the player's moves is
@@ -657,7 +696,7 @@ impl KibitzApp {
         self.cursor = None;
         self.board.clear();
         self.dialog = None;
-        self.save_session();
+        self.save_play();
     }
 
     fn apply(&mut self, action: Action) {
@@ -823,7 +862,10 @@ impl KibitzApp {
             Action::Resume => {
                 if let Some(Dialog::Resume { game, saved }) = self.dialog.take() {
                     if saved.study {
+                        // The Play file held a game watched between engines (or a study saved
+                        // before studies had their own file): it is the study now.
                         self.open_study(game);
+                        let _ = std::fs::remove_file(self.paths.current_game_file());
                     } else {
                         let opponent = saved.opponent.clone().map_or(SeatChoice::Kibitz, SeatChoice::Engine);
                         self.start(NewGameRequest::against(saved.human(), opponent, saved.level, game));
@@ -916,7 +958,7 @@ impl KibitzApp {
         if matches!(self.dialog, Some(Dialog::GameOver)) {
             self.dialog = None;
         }
-        self.save_session();
+        self.save_study();
     }
 
     /// Switches workspace. A game against a person's clock is paused while the player is
@@ -960,7 +1002,7 @@ impl KibitzApp {
     /// Edits the game (a study's annotations or variations) and saves it.
     fn edit(&mut self, change: impl FnOnce(&mut GameRecord)) {
         change(self.table_mut().conductor.game_mut());
-        self.save_session();
+        self.save_shown();
     }
 
     /// Leaves a study (or the history of a game) to play Kibitz from the position shown: on
@@ -1353,6 +1395,9 @@ impl KibitzApp {
         }
         self.persist_settings(&ctx);
         self.take_screenshot(&ctx);
+        if let Some(log) = self.shown_log.as_mut().filter(|_| self.workspace == Workspace::Play) {
+            log.shown(self.play.game(), self.last_save);
+        }
     }
 }
 

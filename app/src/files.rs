@@ -1,11 +1,13 @@
 //! File work off the UI thread: the native open/save dialogs, reading and writing PGN, and
-//! the ordered background writer for settings and the game in progress.
+//! the ordered background writer for settings, books and the disk flushes of the game in
+//! progress (which the UI thread itself writes, see [`Files::write_now`]).
 
+use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
-use kibitz_engine::{GameRecord, write_atomic};
+use kibitz_engine::{GameRecord, remove_stale_temporaries, replace_file, sync_file, write_atomic};
 
 use kibitz_engine::BookFormat;
 
@@ -163,6 +165,32 @@ impl Files {
             work();
             Ok(())
         }));
+    }
+
+    /// Writes a small file now, on the calling (UI) thread: when this returns it is written
+    /// and renamed into place, so a kill of the process cannot lose it (the kernel has it);
+    /// the writer thread then flushes it to disk against a power loss. For the game in
+    /// progress, whose every move must be saved before the frame that shows it is painted.
+    /// The file must not also be written with [`Files::write`] (both use one temporary name).
+    pub fn write_now(&self, path: PathBuf, bytes: &[u8]) -> io::Result<()> {
+        replace_file(&path, bytes)?;
+        let _ = self.writer.send(Box::new(move || match sync_file(&path) {
+            // A file removed since it was written needs no flush.
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err((path, e.to_string())),
+            _ => Ok(()),
+        }));
+        Ok(())
+    }
+
+    /// Removes, in the background, the temporary files that saves interrupted by a kill left
+    /// in `folders` (see [`remove_stale_temporaries`]).
+    pub fn remove_stale_temporaries(&self, folders: Vec<PathBuf>) {
+        self.spawn(move || {
+            for folder in folders {
+                remove_stale_temporaries(&folder);
+            }
+            None
+        });
     }
 
     /// Asks for a PGN file and opens it, in the background.

@@ -33,6 +33,7 @@ mod policy_settings;
 mod prompts;
 mod session;
 mod settings;
+mod shown_log;
 mod side_panel;
 mod table;
 mod tags_panel;

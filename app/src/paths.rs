@@ -9,7 +9,7 @@ use kibitz_engine::LearningFiles;
 pub struct Paths {
     /// Holds `settings.json`.
     pub config_dir: PathBuf,
-    /// Holds `current-game.json`, the game in progress.
+    /// Holds `current-game.json`, the game in progress, and `current-study.json`, the study.
     pub data_dir: PathBuf,
 }
 
@@ -65,9 +65,15 @@ impl Paths {
         self.learning_files().postbook
     }
 
-    /// The game in progress, saved after every move.
+    /// The game in progress in the Play workspace, saved after every move.
     #[must_use]
     pub fn current_game_file(&self) -> PathBuf {
         self.data_dir.join("current-game.json")
+    }
+
+    /// The game in the Study workspace, saved after every change.
+    #[must_use]
+    pub fn study_file(&self) -> PathBuf {
+        self.data_dir.join("current-study.json")
     }
 }

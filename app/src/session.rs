@@ -1,4 +1,5 @@
-//! The game in progress, saved after every move so that nothing played is lost.
+//! The games in progress, saved after every move so that nothing played is lost: the Play
+//! game in `current-game.json`, the study in `current-study.json`.
 
 use std::fs;
 use std::path::Path;
@@ -18,7 +19,8 @@ pub struct SavedGame {
     /// The engine's strength.
     #[serde(default)]
     pub level: Level,
-    /// Whether it is a study (an opened game being annotated) rather than a game against Kibitz.
+    /// Whether it comes back as a study rather than as a game against Kibitz: the study's own
+    /// file (`current-study.json`), or a game watched between two engines in the Play file.
     #[serde(default)]
     pub study: bool,
     /// The external engine the player faced (its name in the settings); `None` for Kibitz.
@@ -60,15 +62,24 @@ impl SavedGame {
     /// and is kept beside as `.bad`.
     #[must_use]
     pub fn load_unfinished(path: &Path) -> (Option<(SavedGame, GameRecord)>, Option<String>) {
+        match Self::load(path) {
+            (Some((saved, game)), _) if game.ending().is_none() && game.result() == "*" => {
+                (Some((saved, game)), None)
+            }
+            (_, notice) => (None, notice),
+        }
+    }
+
+    /// Loads a saved game, finished or not (the study, which is always restored). A damaged
+    /// file gives a notice and is kept beside as `.bad`.
+    #[must_use]
+    pub fn load(path: &Path) -> (Option<(SavedGame, GameRecord)>, Option<String>) {
         let Ok(bytes) = fs::read(path) else { return (None, None) };
         let parsed = serde_json::from_slice::<SavedGame>(&bytes)
             .map_err(|e| e.to_string())
             .and_then(|saved| saved.game().map(|game| (saved, game)));
         match parsed {
-            Ok((saved, game)) if game.ending().is_none() && game.result() == "*" => {
-                (Some((saved, game)), None)
-            }
-            Ok(_) => (None, None),
+            Ok(loaded) => (Some(loaded), None),
             Err(e) => {
                 let bad = path.with_extension("json.bad");
                 let _ = fs::rename(path, &bad);

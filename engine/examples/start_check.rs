@@ -1,14 +1,18 @@
-//! `cargo run --release -p kibitz-engine --example start_check -- HOME [BEFORE.json]`: reads
-//! the files of a Kibitz home (`$KIBITZ_HOME`) the way the app does when it starts, for
+//! `cargo run --release -p kibitz-engine --example start_check -- HOME [BEFORE.json [SHOWN.log]]`:
+//! reads the files of a Kibitz home (`$KIBITZ_HOME`) the way the app does when it starts, for
 //! `tools/kill_test.sh`, which kills the app at random moments.
 //!
-//! The saved game is read by the app's own code (`app/src/session.rs`, included below), the
-//! book, learned positions and PostBook by the engine's loaders, the settings as JSON. With
-//! `BEFORE.json` (a copy of `current-game.json` taken just before the kill), every move it
-//! holds must still be in the saved game. Prints one line,
-//! `files F torn T lost L tmp S shown N resume R` (N: the plies in `BEFORE.json`; R: the plies
-//! offered to resume, `none` when no unfinished game is offered), with details of any torn file or lost move on stderr; exits
-//! with 1 when a file is torn or a move lost.
+//! The saved games (Play and study) are read by the app's own code (`app/src/session.rs`,
+//! included below), the book, learned positions and PostBook by the engine's loaders, the
+//! settings as JSON. With `BEFORE.json` (a copy of `current-game.json` taken just before the
+//! kill), every move it holds must still be in the saved game. With `SHOWN.log` (what the app
+//! logged as shown on its board, `KIBITZ_SHOWN_LOG`), the moves of its last line must be
+//! saved too. Prints one line,
+//! `files F torn T lost L tmp S shown N resume R painted P unsaved U` (N: the plies in
+//! `BEFORE.json`; R: the plies offered to resume, `none` when no unfinished game is offered;
+//! P: the plies of the last line of the log; U: how many of them are not in the saved game),
+//! with details of any torn file or lost move on stderr; exits with 1 when a file is torn or
+//! a move lost.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -32,6 +36,8 @@ struct Report {
     tmp: usize,
     shown: usize,
     resume: Option<usize>,
+    painted: usize,
+    unsaved: usize,
 }
 
 impl Report {
@@ -43,11 +49,12 @@ impl Report {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (home, before) = match args.as_slice() {
-        [home] => (PathBuf::from(home), None),
-        [home, before] => (PathBuf::from(home), Some(PathBuf::from(before))),
+    let (home, before, log) = match args.as_slice() {
+        [home] => (PathBuf::from(home), None, None),
+        [home, before] => (PathBuf::from(home), Some(PathBuf::from(before)), None),
+        [home, before, log] => (PathBuf::from(home), Some(PathBuf::from(before)), Some(PathBuf::from(log))),
         _ => {
-            eprintln!("usage: start_check HOME [BEFORE.json]");
+            eprintln!("usage: start_check HOME [BEFORE.json [SHOWN.log]]");
             return ExitCode::from(2);
         }
     };
@@ -71,6 +78,15 @@ fn main() -> ExitCode {
     } else {
         None
     };
+    let study = data.join("current-study.json");
+    if study.exists() {
+        report.files += 1;
+        match on_a_copy(&study, SavedGame::load) {
+            Ok((_, Some(notice))) => report.torn(&study, notice),
+            Err(e) => report.torn(&study, e),
+            Ok((_, None)) => {}
+        }
+    }
 
     let learned = LearningFiles::in_folder(&data);
     if learned.book.exists() {
@@ -125,26 +141,52 @@ fn main() -> ExitCode {
         }
     }
 
+    if let Some((plies, last)) =
+        log.and_then(|log| fs::read_to_string(log).ok()).and_then(|text| last_shown(&text))
+    {
+        let after = saved.as_ref().map_or(&[][..], GameRecord::san_moves);
+        let kept = plies == 0 || after.get(plies - 1).is_some_and(|san| *san == last);
+        report.painted = plies;
+        if !kept {
+            report.unsaved = plies.saturating_sub(after.len()).max(1);
+            eprintln!(
+                "start_check: UNSAVED {} of {plies} plies painted (last {last}; saved now: {})",
+                report.unsaved,
+                after.join(" ")
+            );
+        }
+    }
+
     let resume = report.resume.map_or_else(|| "none".to_string(), |n| n.to_string());
     println!(
-        "files {} torn {} lost {} tmp {} shown {} resume {resume}",
-        report.files, report.torn, report.lost, report.tmp, report.shown
+        "files {} torn {} lost {} tmp {} shown {} resume {resume} painted {} unsaved {}",
+        report.files, report.torn, report.lost, report.tmp, report.shown, report.painted, report.unsaved
     );
-    if report.torn + report.lost > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+    if report.torn + report.lost + report.unsaved > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}
+
+/// The plies and last move of the last line of the app's log of what it showed
+/// (`PLIES SAN MICROSECONDS`).
+fn last_shown(log: &str) -> Option<(usize, String)> {
+    let mut words = log.lines().last()?.split(' ');
+    Some((words.next()?.parse().ok()?, words.next()?.to_string()))
+}
+
+/// Runs `load` on a copy of `path` in a scratch folder (the app's loaders set a damaged file
+/// aside, which must not change the home under test).
+fn on_a_copy<T>(path: &Path, load: impl FnOnce(&Path) -> T) -> std::io::Result<T> {
+    let scratch = std::env::temp_dir().join(format!("kibitz-start-check-{}", std::process::id()));
+    fs::create_dir(&scratch)?;
+    let copy = scratch.join(path.file_name().unwrap_or_default());
+    let loaded = fs::copy(path, &copy).map(|_| load(&copy));
+    let _ = fs::remove_dir_all(&scratch);
+    loaded
 }
 
 /// Reads the saved game with the app's [`SavedGame::load_unfinished`] on a copy (it sets a
 /// damaged file aside), and returns the game as saved, finished or not.
 fn check_saved_game(path: &Path, report: &mut Report) -> Option<GameRecord> {
-    let scratch = std::env::temp_dir().join(format!("kibitz-start-check-{}", std::process::id()));
-    if let Err(e) = fs::create_dir(&scratch) {
-        report.torn(&scratch, format!("no scratch folder: {e}"));
-        return None;
-    }
-    let copy = scratch.join("current-game.json");
-    let offered = fs::copy(path, &copy).map(|_| SavedGame::load_unfinished(&copy));
-    let _ = fs::remove_dir_all(&scratch);
-    match offered {
+    match on_a_copy(path, SavedGame::load_unfinished) {
         Ok((Some((_, game)), _)) => {
             report.resume = Some(game.len());
             Some(game)

@@ -85,7 +85,7 @@ pub use protocol::{Command, Event, SearchInfo};
 pub use purpose::Purpose;
 pub use score::{Score, ScoreBound};
 pub use search::{Allotment, Engine, Listener, SearchOutcome, allot, position_hash};
-pub use storage::write_atomic;
+pub use storage::{STALE_AFTER, remove_stale_temporaries, replace_file, sync_file, write_atomic};
 pub use test_suite::{
     EARLY_EXIT_MIN_DEPTH, EpdJob, EpdReport, EpdResult, SuiteFailure, SuiteLimits, run_suite,
 };

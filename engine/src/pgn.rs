@@ -4,6 +4,7 @@
 
 mod error;
 mod read;
+mod replay;
 mod scan;
 mod split;
 mod stats;

@@ -61,24 +61,32 @@ fn a_panic_is_caught_and_its_input_shrunk() {
     }
 }
 
-/// Every game read whole from `input` is written out and must read back, as the `pgn` target
-/// checks (it skips the known failures below).
+/// Every game read whole from `input` is written out and must read back as a game written
+/// the same way, as the `pgn` target checks.
 fn round_trip(input: &[u8]) {
     for game in read_games(input).flatten() {
         let written = write_pgn(&game);
-        if let Err(e) = read_pgn(&written) {
-            panic!("a game Kibitz wrote does not read back ({e}):\n{written}");
+        match read_pgn(&written) {
+            Ok(again) => assert_eq!(write_pgn(&again), written),
+            Err(e) => panic!("a game Kibitz wrote does not read back ({e}):\n{written}"),
         }
     }
 }
 
 #[test]
-#[ignore = "known: a game whose Variant tag is damaged is read, then written so that it does not read back (engine/src/pgn/)"]
 fn a_damaged_variant_tag_reads_back() {
-    round_trip(b"[Variant\"\n[\"\"[Variant\"]\n");
+    let input = b"[Variant\"\n[\"\"[Variant\"]\n";
+    // The last of the two Variant tags counts, as for any repeated tag: `]` is no variant
+    // Kibitz plays, so the game is refused rather than read as standard chess.
+    let games: Vec<_> = read_games(input).collect();
+    assert_eq!(games.len(), 1);
+    assert!(games[0].as_ref().is_err_and(|e| e.to_string().contains("variant \"]\"")), "{games:?}");
+    round_trip(input);
+    round_trip(b"[Variant \"crazyhouse\"]\n[Variant \"standard\"]\n\n1. e4 *\n");
 }
 
 #[test]
 fn a_result_tag_that_is_no_result_reads_back() {
     round_trip(b"[Result \"1/2lowerbound1/2\"]\n\n1. e4 *\n");
+    round_trip(b"[Result\"?\"");
 }

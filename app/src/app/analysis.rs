@@ -130,7 +130,7 @@ impl KibitzApp {
             self.set_cursor(Some(at));
             self.board.clear();
         }
-        self.save_session();
+        self.save_study();
         self.follow_analysis();
     }
 

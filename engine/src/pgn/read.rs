@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::{self, Read};
+use std::marker::PhantomData;
 use std::mem;
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -17,6 +18,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Position};
 
 use super::error::PgnError;
+use super::replay::Replay;
 use super::scan::{Token, TokenKind, line_and_column, scan_movetext};
 use super::split::GameSplitter;
 use super::variant::castling_mode_of_variant;
@@ -93,6 +95,18 @@ impl Iterator for PgnGames<'_> {
 /// Reads the one game of `text` (as [`GameSplitter`](super::split::GameSplitter) cut it),
 /// whose first line is line `first_line` of its file.
 pub(crate) fn read_game_text(text: &[u8], first_line: usize) -> Result<GameRecord, PgnError> {
+    replay_game_text(text, first_line).map_err(|(mut error, partial)| {
+        error.partial = partial.map(Box::new);
+        error
+    })
+}
+
+/// Replays the one game of `text` into `T`, as [`read_game_text`] reads it: the tree, or why
+/// it broke with the tree as far as it could be read.
+pub(crate) fn replay_game_text<T: Replay>(
+    text: &[u8],
+    first_line: usize,
+) -> Result<T, (PgnError, Option<T>)> {
     let count = Rc::new(Cell::new(0));
     let counted = Counted { inner: text, count: Rc::clone(&count) };
     let mut reader = Reader::build(counted)
@@ -103,14 +117,14 @@ pub(crate) fn read_game_text(text: &[u8], first_line: usize) -> Result<GameRecor
         let (line, column, _) = line_and_column(text, (0, first_line), offset);
         (line, column)
     };
-    let mut builder = Builder { text };
+    let mut builder = Builder { text, tree: PhantomData };
     match reader.read_game(&mut builder) {
         Ok(Some(Ok(game))) => Ok(game),
-        Ok(Some(Err((error, offset)))) => Err(error.at(locate(offset))),
-        Ok(None) => Err(PgnError::new("The game is empty.")),
+        Ok(Some(Err(Failure { error, offset, partial }))) => Err((error.at(locate(offset)), partial)),
+        Ok(None) => Err((PgnError::new("The game is empty."), None)),
         Err(e) => {
             let at = (count.get() as usize).saturating_sub(reader.buffer().len());
-            Err(PgnError::new(format!("The game cannot be read: {e}.")).at(locate(at)))
+            Err((PgnError::new(format!("The game cannot be read: {e}.")).at(locate(at)), None))
         }
     }
 }
@@ -130,13 +144,18 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
-/// Builds a [`GameRecord`] from pgn-reader's callbacks, the game being all of `text`. A
-/// failure carries the byte offset where the game broke.
-struct Builder<'a> {
+/// Builds a game tree `T` from pgn-reader's callbacks, the game being all of `text`.
+struct Builder<'a, T> {
     text: &'a [u8],
+    tree: PhantomData<T>,
 }
 
-type Failure = (PgnError, usize);
+/// Why a game broke, the byte offset where it did, and the tree as far as it was read.
+struct Failure<T> {
+    error: PgnError,
+    offset: usize,
+    partial: Option<T>,
+}
 
 /// An open variation.
 struct Frame {
@@ -146,8 +165,8 @@ struct Frame {
     at: usize,
 }
 
-struct Movetext {
-    game: GameRecord,
+struct Movetext<T> {
+    game: T,
     /// The node the next move is played from.
     current: NodeId,
     /// The open variations, innermost last.
@@ -162,12 +181,12 @@ struct Movetext {
     tokens: Vec<Token>,
     next_token: usize,
     result: Option<String>,
-    /// The first error that cost only a variation (or a parenthesis): the game reads on and
-    /// comes back as the error's partial game.
-    soft_error: Option<Failure>,
+    /// The first error that cost only a variation (or a parenthesis), and where: the game
+    /// reads on and comes back as the error's partial game.
+    soft_error: Option<(PgnError, usize)>,
 }
 
-impl Movetext {
+impl<T> Movetext<T> {
     fn skipping(&self) -> bool {
         self.skip_from.is_some()
     }
@@ -188,15 +207,15 @@ impl Movetext {
     }
 }
 
-impl Builder<'_> {
+impl<T: Replay> Builder<'_, T> {
     /// Stops the game at an error of its main line; inside a variation, the variation is
     /// skipped and the error remembered.
     fn broken(
         &self,
-        mt: &mut Movetext,
+        mt: &mut Movetext<T>,
         message: String,
         offset: usize,
-    ) -> ControlFlow<Result<GameRecord, Failure>> {
+    ) -> ControlFlow<Result<T, Failure<T>>> {
         if let Some(depth) = mt.stack.len().checked_sub(1) {
             mt.skip_from = Some(depth);
             mt.soft_error
@@ -204,30 +223,20 @@ impl Builder<'_> {
             return ControlFlow::Continue(());
         }
         let mut game = mem::take(&mut mt.game);
-        finish(&mut game, mt.result.take());
-        let mut error = PgnError::new(message);
-        error.partial = Some(Box::new(game));
-        ControlFlow::Break(Err((error, offset)))
+        game.finish(mt.result.take());
+        ControlFlow::Break(Err(Failure { error: PgnError::new(message), offset, partial: Some(game) }))
     }
 
-    fn junk(&self, mt: &mut Movetext, junk: Token) -> ControlFlow<Result<GameRecord, Failure>> {
+    fn junk(&self, mt: &mut Movetext<T>, junk: Token) -> ControlFlow<Result<T, Failure<T>>> {
         let word = decode_pgn_text(&self.text[junk.start..junk.end]).into_owned();
         self.broken(mt, format!("\"{word}\" is not a move."), junk.start)
     }
 }
 
-/// Settles the ending and the result once every move is in.
-fn finish(game: &mut GameRecord, result: Option<String>) {
-    game.update_ending();
-    if game.ending().is_none() {
-        game.set_tag("Result", result.as_deref().unwrap_or("*"));
-    }
-}
-
-impl Visitor for Builder<'_> {
+impl<T: Replay> Visitor for Builder<'_, T> {
     type Tags = Vec<(String, String)>;
-    type Movetext = Movetext;
-    type Output = Result<GameRecord, Failure>;
+    type Movetext = Movetext<T>;
+    type Output = Result<T, Failure<T>>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         ControlFlow::Continue(Vec::new())
@@ -240,14 +249,18 @@ impl Visitor for Builder<'_> {
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        let fail = |message: String| ControlFlow::Break(Err((PgnError::new(message), 0)));
-        let variant = tags.iter().find(|(n, _)| n == "Variant").map(|(_, v)| v.as_str());
+        let fail = |message: String| {
+            ControlFlow::Break(Err(Failure { error: PgnError::new(message), offset: 0, partial: None }))
+        };
+        // A repeated tag counts by its last value, as `set_tag` below keeps it.
+        let last = |name: &str| tags.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let variant = last("Variant");
         let mode = match castling_mode_of_variant(variant.unwrap_or("")) {
             Ok(mode) => mode,
             Err(e) => return fail(e.to_string()),
         };
-        let fen = tags.iter().find(|(n, _)| n == "FEN").map(|(_, f)| f.as_str());
-        let mut game = match (fen, mode) {
+        let fen = last("FEN");
+        let game = match (fen, mode) {
             (Some(fen), _) => match GameRecord::from_fen_in(fen, mode) {
                 Ok(game) => game,
                 Err(e) => return fail(format!("The FEN tag: {e}")),
@@ -258,6 +271,7 @@ impl Visitor for Builder<'_> {
                 Err(e) => return fail(e.to_string()),
             },
         };
+        let mut game = T::start(game);
         let mut result = None;
         for (name, value) in &tags {
             if name == "Result" {
@@ -291,7 +305,7 @@ impl Visitor for Builder<'_> {
         if mt.skipping() {
             return ControlFlow::Continue(());
         }
-        let Some(pos) = mt.game.node(mt.current).map(|n| n.position()) else {
+        let Some(pos) = mt.game.position(mt.current) else {
             return ControlFlow::Continue(());
         };
         // Movetext in UCI notation (`g1f3`) reads as a SAN move with full disambiguation
@@ -338,11 +352,16 @@ impl Visitor for Builder<'_> {
         mt: &mut Self::Movetext,
         comment: RawComment<'_>,
     ) -> ControlFlow<Self::Output> {
-        mt.long_comment.extend_from_slice(comment.as_bytes());
+        if T::ANNOTATED {
+            mt.long_comment.extend_from_slice(comment.as_bytes());
+        }
         ControlFlow::Continue(())
     }
 
     fn comment(&mut self, mt: &mut Self::Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        if !T::ANNOTATED {
+            return ControlFlow::Continue(());
+        }
         let text = if mt.long_comment.is_empty() {
             clean_comment(&decode_pgn_text(comment.as_bytes()))
         } else {
@@ -385,7 +404,7 @@ impl Visitor for Builder<'_> {
                 mt.next_token(TokenKind::Open).ok().flatten().map_or(0, |t| t.start)
             }
         };
-        let parent = mt.game.node(mt.current).and_then(|n| n.parent());
+        let parent = mt.game.parent(mt.current);
         match parent {
             Some(parent) if !mt.skipping() => {
                 mt.stack.push(Frame { back: Some(mt.current), at });
@@ -449,12 +468,9 @@ impl Visitor for Builder<'_> {
             ));
             mt.soft_error.get_or_insert((error, first_open.at));
         }
-        finish(&mut mt.game, mt.result.take());
+        mt.game.finish(mt.result.take());
         match mt.soft_error.take() {
-            Some((mut error, offset)) => {
-                error.partial = Some(Box::new(mt.game));
-                Err((error, offset))
-            }
+            Some((error, offset)) => Err(Failure { error, offset, partial: Some(mt.game) }),
             None => Ok(mt.game),
         }
     }

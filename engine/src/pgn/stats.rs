@@ -1,13 +1,16 @@
 //! Counting a PGN file's games and moves while replaying every move, main line and
 //! variations, in memory that holds one game at a time: what `kibitz pgn stats` prints. The
-//! games are cut and read exactly as the game list and the reader cut and read them.
+//! games are cut and read exactly as the game list and the reader cut and read them; the
+//! reader replays them into bare positions (`Positions`), skipping the comments, glyphs,
+//! SAN and hashes a whole `GameRecord` keeps.
 
 use std::fmt;
 use std::io::{self, Read};
 
-use super::read::read_game_text;
+use super::read::replay_game_text;
+use super::replay::Positions;
 use super::split::GameSplitter;
-use crate::{GameRecord, NodeId, PgnError};
+use crate::PgnError;
 
 /// What [`pgn_stats`] counted.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -48,29 +51,16 @@ pub fn pgn_stats_with<R: Read>(source: R, error: &mut dyn FnMut(&PgnError)) -> i
     let mut games = GameSplitter::new(source);
     while let Some(text) = games.next_game()? {
         stats.games += 1;
-        match read_game_text(&text.bytes, text.line as usize) {
-            Ok(game) => stats.moves += count_moves(&game),
-            Err(e) => {
+        match replay_game_text::<Positions>(&text.bytes, text.line as usize) {
+            Ok(tree) => stats.moves += tree.moves(),
+            Err((e, partial)) => {
                 stats.errors += 1;
-                stats.moves += e.partial.as_deref().map_or(0, count_moves);
+                stats.moves += partial.map_or(0, |tree| tree.moves());
                 error(&e);
             }
         }
     }
     Ok(stats)
-}
-
-/// The moves of a game's tree: main line and variations.
-fn count_moves(game: &GameRecord) -> u64 {
-    let mut count = 0;
-    let mut stack = vec![NodeId::ROOT];
-    while let Some(id) = stack.pop() {
-        if let Some(node) = game.node(id) {
-            count += node.children().len() as u64;
-            stack.extend_from_slice(node.children());
-        }
-    }
-    count
 }
 
 #[cfg(test)]

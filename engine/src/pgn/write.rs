@@ -5,7 +5,7 @@
 
 use shakmaty::{Color, Position};
 
-use super::variant::variant_tag;
+use super::variant::{castling_mode_of_variant, variant_tag};
 use crate::game::{NodeId, SEVEN_TAGS, clock_command, eval_command};
 use crate::{GameRecord, Node};
 
@@ -31,21 +31,35 @@ use crate::{GameRecord, Node};
 pub fn write_pgn(game: &GameRecord) -> String {
     let mut out = String::new();
     let mut write_tag = |name: &str, value: &str| {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-        out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+        if is_tag_name(name) {
+            out.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
+        }
     };
     for name in SEVEN_TAGS {
-        let value = if name == "Result" { game.result() } else { game.tag(name).unwrap_or("?") };
+        // A Result of `?` reads as the `*` that ends the movetext: it is written as that.
+        let value = match name {
+            "Result" if game.result() == "?" => "*",
+            "Result" => game.result(),
+            _ => game.tag(name).unwrap_or("?"),
+        };
         write_tag(name, value);
     }
     if let Some(fen) = game.start_fen() {
         write_tag("SetUp", "1");
         write_tag("FEN", &fen);
     }
-    let chess960 = variant_tag(game.castling_mode());
+    let mode = game.castling_mode();
     for (name, value) in game.tags() {
-        if !SEVEN_TAGS.contains(&name.as_str()) && name != "SetUp" && name != "FEN" {
-            let value = if name == "Variant" { chess960.unwrap_or(value) } else { value };
+        if SEVEN_TAGS.contains(&name.as_str()) || name == "SetUp" || name == "FEN" {
+            continue;
+        }
+        if name != "Variant" {
+            write_tag(name, value);
+        } else if let Some(variant) = variant_tag(mode) {
+            write_tag(name, variant);
+        } else if castling_mode_of_variant(value) == Ok(mode) {
+            // A tag naming another variant (a damaged one, or one set by hand) would make the
+            // game unreadable: the moves are standard chess, so it is left out.
             write_tag(name, value);
         }
     }
@@ -68,6 +82,32 @@ pub fn write_pgn(game: &GameRecord) -> String {
     tokens.push(marker.to_string());
     wrap(&tokens.list, 80, &mut out);
     out.push('\n');
+    out
+}
+
+/// Whether a tag name can be written so that it reads back: a PGN symbol (a letter or digit,
+/// then letters, digits and `_+#=:-`). Tags with other names (empty, with spaces, quotes or
+/// brackets, as damaged files give) are left out.
+fn is_tag_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(char::is_alphanumeric)
+        && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-'))
+}
+
+/// A tag value as PGN writes it between its quotes: backslashes and quotes escaped, and line
+/// breaks and other control characters (which end a tag line) as spaces.
+fn tag_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
     out
 }
 
@@ -233,6 +273,23 @@ mod tests {
         game.set_clock(e4, None);
         game.set_eval(e4, None);
         assert!(write_pgn(&game).ends_with("1. e4 {Best by test} *\n"));
+    }
+
+    #[test]
+    fn tags_that_would_not_read_back_are_mended_or_left_out() {
+        let mut game = read_pgn("[Variant \"Standard\"]\n[ \"empty name\"]\n[Two words \"x\"]\n\n1. e4 *")
+            .expect("a standard game");
+        game.set_tag("Annotator", "A \"quoted\" \\ name\non two lines");
+        game.set_tag("Variant", "crazyhouse");
+        let written = write_pgn(&game);
+        assert!(written.contains("[Annotator \"A \\\"quoted\\\" \\\\ name on two lines\"]\n"), "{written}");
+        assert!(!written.contains("Variant") && !written.contains("empty name"), "{written}");
+        assert!(!written.contains("Two words"), "{written}");
+        let again = read_pgn(&written).expect("reads back");
+        assert_eq!(again.tag("Annotator"), Some("A \"quoted\" \\ name on two lines"));
+        assert_eq!(write_pgn(&again), written);
+        game.set_tag("Variant", "normal");
+        assert!(write_pgn(&game).contains("[Variant \"normal\"]\n"));
     }
 
     #[test]
