@@ -38,6 +38,22 @@ fn until_idle(h: &mut Harness<'_, KibitzApp>) {
     h.run_steps(3);
 }
 
+/// Steps until the settings file (saved at most once a second, by the writer thread) says
+/// what `saved` checks.
+fn until_saved_settings(
+    h: &mut Harness<'_, KibitzApp>,
+    root: &Path,
+    saved: impl Fn(&kibitz_app::Settings) -> bool,
+) {
+    let file = kibitz_app::Paths::under(root.to_path_buf()).settings_file();
+    let started = Instant::now();
+    while !saved(&kibitz_app::Settings::load(&file).0) {
+        assert!(started.elapsed() < Duration::from_secs(20), "the settings were saved");
+        h.step();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The Book workspace, then "Open book…" (the test's picker answers `open.kbook` or `open.bin`).
 fn open_book(h: &mut Harness<'_, KibitzApp>, name: &str) {
     h.get_by_label("Book").click();
@@ -98,8 +114,7 @@ fn a_polyglot_book_is_saved_as_a_kibitz_book_and_exported() {
     let edited = Book::load(&dir.path().join("saved.kbook")).expect("a Kibitz book");
     assert_eq!(edited.get(book_key(&start), encode_move(d4)).and_then(|e| e.user), Some(100));
     // Start again: the book is in the list of books, and reopened it has the edit.
-    std::thread::sleep(Duration::from_millis(1200));
-    h.run_steps(3);
+    until_saved_settings(&mut h, dir.path(), |s| s.recent_books.iter().any(|p| p.ends_with("saved.kbook")));
     drop(h);
     let mut h = common::app_in(dir.path());
     h.get_by_label("Book").click();
@@ -184,9 +199,10 @@ fn kibitz_plays_from_another_book_also_after_a_restart() {
         h.run_steps(2);
         common::step_until(&mut h, "Kibitz's reply", |app| app.game().len() == 2);
         assert_eq!(h.state().game().san_moves()[1], "a6", "Kibitz plays the other book {round}");
-        // Let the settings be written, then start again in the same folder.
-        std::thread::sleep(Duration::from_millis(1200));
-        h.run_steps(3);
+        // Start again in the same folder once the settings name the book.
+        until_saved_settings(&mut h, dir.path(), |s| {
+            s.play_book.as_deref().is_some_and(|p| p.ends_with("open.kbook"))
+        });
         drop(h);
         h = common::app_in(dir.path());
     }
