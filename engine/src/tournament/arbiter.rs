@@ -107,8 +107,8 @@ impl Adjudicator for Arbiter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Termination;
     use crate::conductor::{Conductor, GameEvent, MoveLimit};
+    use crate::{SearchInfo, Termination};
     use shakmaty::{Color, KnownOutcome};
 
     /// Plays `moves` (SAN) through `arbiter`, each mover reporting `score(ply)` from its side.
@@ -166,6 +166,30 @@ mod tests {
     }
 
     #[test]
+    fn a_real_pawn_move_or_capture_restarts_the_draw_count() {
+        let mut arbiter = AdjudicationRules::tcec().arbiter(None);
+        let mut game = GameRecord::from_fen("1n2k3/p7/8/3p4/8/8/P7/1N2K3 w - - 0 40").expect("fen");
+        let level = |_: usize, _: Color| Some(Score::Cp(0));
+        let shuffle = ["Nc3", "Nc6", "Nb1", "Nb8"];
+        assert_eq!(play(&mut arbiter, &mut game, &shuffle, level), None);
+        assert_eq!(arbiter.countdowns()[0].counted, 4);
+        // A pawn move: the count starts again after it.
+        assert_eq!(play(&mut arbiter, &mut game, &["a3"], level), None);
+        assert_eq!(arbiter.countdowns()[0].counted, 0);
+        assert_eq!(play(&mut arbiter, &mut game, &["Nc6", "Nc3"], level), None);
+        assert_eq!(arbiter.countdowns()[0].counted, 2);
+        // A capture (not by a pawn) too.
+        assert_eq!(play(&mut arbiter, &mut game, &["Nd4", "Nxd5"], level), None);
+        assert_eq!(arbiter.countdowns()[0].counted, 0);
+        let decided = play(&mut arbiter, &mut game, &["Nc6", "Nc3", "Nb8", "Nb1", "Nc6"], level);
+        assert_eq!(decided, None);
+        assert_eq!(arbiter.countdowns()[0].plies_left, 5);
+        let decided = play(&mut arbiter, &mut game, &["Nc3", "Nb8", "Nb1", "Nc6", "Nc3"], level);
+        let (_, why) = decided.expect("drawn");
+        assert_eq!(why, "TCEC draw rule: both engines within ±0.08 for 5 moves from move 44");
+    }
+
+    #[test]
     fn taking_back_forgets_the_scores() {
         let mut arbiter = AdjudicationRules::tcec().arbiter(None);
         let mut game = GameRecord::new();
@@ -193,6 +217,46 @@ mod tests {
         let (ending, why) = decided.expect("adjudicated");
         assert_eq!(ending, Ending::win(Color::White, Termination::Adjudication));
         assert_eq!(why, "Syzygy: KRvK is won for White");
+    }
+
+    #[test]
+    fn the_engines_scores_reach_the_arbiter_through_the_conductor() {
+        let rules = AdjudicationRules::tcec();
+        let game = GameRecord::from_fen("1n2k3/p7/8/8/8/8/P7/1N2K3 w - - 0 40").expect("fen");
+        let mut conductor =
+            Conductor::new(game, None, ByColor::new_with(|_| None)).with_adjudicator(rules.adjudicator(None));
+        for san in ["Nc3", "Nc6", "Nb1", "Nb8"].iter().cycle().take(12) {
+            if conductor.is_over() {
+                break;
+            }
+            let side = conductor.to_move();
+            let searched = conductor.game().position().clone();
+            let m = conductor.game().parse_move(san).expect("legal");
+            let info = SearchInfo {
+                depth: 18,
+                seldepth: 24,
+                multipv: 1,
+                score: Score::Cp(-4),
+                bound: None,
+                nodes: 1000,
+                nps: 1000,
+                time: std::time::Duration::from_millis(1),
+                hashfull: 0,
+                pv: vec![m],
+            };
+            conductor.record_search(side, &searched, &info);
+            let _ = conductor.engine_move(side, m);
+        }
+        assert_eq!(conductor.game().len(), 10);
+        assert_eq!(conductor.game().ending(), Some(Ending::draw(Termination::Adjudication)));
+        let note = conductor.note().expect("explained");
+        assert!(
+            note.contains("TCEC draw rule: both engines within ±0.08 for 5 moves from move 40"),
+            "{note}"
+        );
+        // The scores the conductor wrote on the moves give a display the same countdown.
+        let draw = &rules.countdowns(conductor.game())[0];
+        assert_eq!((draw.counted, draw.plies_left), (10, 0));
     }
 
     #[test]
