@@ -143,8 +143,9 @@ impl WinRule {
         WinRule { name: "TCEC win rule".into(), moves: 4, min_cp: 1000 }
     }
 
-    /// Fishtest's resign adjudication: both engines at ±6.00 or beyond for the same side for 3
-    /// moves each (its `-resign movecount=3 score=600 twosided=true`).
+    /// Fishtest's resign adjudication (its `-resign movecount=3 score=600`), asked here of both
+    /// engines: both at ±6.00 or beyond for the same side for 3 moves each. (Fishtest asks only
+    /// the loser's engine, both engines being almost the same program.)
     #[must_use]
     pub fn fishtest() -> WinRule {
         WinRule { name: "Fishtest resign rule".into(), moves: 3, min_cp: 600 }
