@@ -38,6 +38,7 @@ mod storage;
 mod test_suite;
 mod thread;
 mod time_control;
+pub mod tournament;
 mod uci;
 mod xboard;
 
@@ -91,6 +92,12 @@ pub use test_suite::{
 };
 pub use thread::EngineHandle;
 pub use time_control::{Stage, TimeControl, TimeControlError};
+pub use tournament::{
+    AdjudicationError, AdjudicationRules, Arbiter, Countdown, DrawRule, EloEstimate, GameResult,
+    KnockoutMatch, Pairing, Pentanomial, Sprt, SprtDecision, SprtError, SprtModel, SprtStatus, SyzygyTables,
+    TablebaseError, TablebaseRule, TablebaseVerdict, WinDrawLoss, WinRule, elo_from_score, gauntlet,
+    knockout, next_round, round_robin, score_from_elo,
+};
 pub use uci::{
     ENGINE_AUTHOR, ENGINE_NAME, UciCommand, UciOption, format_bestmove, format_info, parse_line, run_uci,
     run_uci_lines,
