@@ -188,6 +188,7 @@ impl Worker {
                     self.moves = moves;
                 }
                 Request::Command(Command::ClearHash) => self.engine.clear_hash(),
+                Request::Command(Command::Ping { id }) => self.emit(Event::Pong { id }),
                 Request::Command(Command::SetBook { book, settings, seed }) => {
                     self.book = book.map(|b| (b, settings));
                     if let Some(seed) = seed {

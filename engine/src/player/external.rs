@@ -314,12 +314,16 @@ impl Driver {
     }
 
     /// Runs the waiting commands in order, as far as the engine's state allows: while a
-    /// search runs, `Go`, `NewGame` and option changes wait for it to end (it is stopped).
+    /// search runs, `Go`, `NewGame`, option changes and pings wait for it to end (it is stopped).
     fn run_pending(&mut self) -> Result<(), End> {
         while let Some(cmd) = self.pending.pop_front() {
             let needs_idle = matches!(
                 cmd,
-                Command::Go { .. } | Command::NewGame | Command::SetOption { .. } | Command::ClearHash
+                Command::Go { .. }
+                    | Command::NewGame
+                    | Command::SetOption { .. }
+                    | Command::ClearHash
+                    | Command::Ping { .. }
             );
             if needs_idle && self.search.is_some() {
                 self.pending.push_front(cmd);
@@ -351,6 +355,10 @@ impl Driver {
                 if self.search.as_ref().is_some_and(|s| s.limits.ponder) {
                     self.write("ponderhit")?;
                 }
+            }
+            Command::Ping { id } => {
+                self.sync("ping")?;
+                self.emit(Event::Pong { id });
             }
             Command::ClearHash => {
                 if let Some(button) = self.options.iter().find(|o| o.name.eq_ignore_ascii_case("Clear Hash"))
