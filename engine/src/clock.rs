@@ -255,11 +255,7 @@ impl Clock {
         let out = self.is_out(side);
         self.settle();
         let made = *self.moves_made.get(side);
-        let bonus = if out {
-            Duration::ZERO
-        } else {
-            self.controls.get(side).bonus_after_move(made)
-        };
+        let bonus = if out { Duration::ZERO } else { self.controls.get(side).bonus_after_move(made) };
         *self.remaining.get_mut(side) += bonus;
         *self.moves_made.get_mut(side) = made + 1;
         self.to_move = !side;

@@ -25,6 +25,7 @@ mod judgement;
 mod learning;
 mod level;
 mod limits;
+pub mod matches;
 mod perft;
 mod pgn;
 mod player;
