@@ -112,6 +112,24 @@ impl MatchSetup {
     }
 }
 
+impl fmt::Debug for MatchSetup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MatchSetup")
+            .field("engines", &self.engines)
+            .field("format", &self.format)
+            .field("rounds", &self.rounds)
+            .field("games", &self.games)
+            .field("concurrency", &self.concurrency)
+            .field("draw_claims", &self.draw_claims)
+            .field("patience", &self.patience)
+            .field("ping_timeout", &self.ping_timeout)
+            .field("event", &self.event)
+            .field("pgn_out", &self.pgn_out)
+            .field("resume", &self.resume)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A game of the match, once over.
 #[derive(Clone, Debug)]
 pub struct FinishedGame {
