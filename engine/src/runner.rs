@@ -246,7 +246,7 @@ fn turn(
     let game = conductor.game();
     let root = game.position().clone();
     let ply = game.len();
-    player.send(Command::Position { start: game.start().clone(), moves: game.moves().to_vec() });
+    let position = Command::Position { start: game.start().clone(), moves: game.moves().to_vec() };
     let limits = conductor.limits(side, waits.limits.get(side).clone());
     let budget = limits
         .movetime
@@ -256,7 +256,7 @@ fn turn(
         })
         .map(|b| b + waits.patience.grace)
         .or(waits.patience.untimed);
-    player.send(Command::Go { id, purpose: Purpose::Play, limits });
+    player.send_all(vec![position, Command::Go { id, purpose: Purpose::Play, limits }]);
     let go_sent = Instant::now();
     let mut seen = Seen::default();
     let mut stopped = None;
