@@ -32,6 +32,16 @@ impl Watcher for Quiet<'_> {
     }
 }
 
+/// Says stop after `after` games, as an SPRT that reached its verdict would.
+struct StopAfter(usize);
+
+impl Watcher for StopAfter {
+    fn finished(&mut self, _: &FinishedGame, standings: &Standings) -> Flow {
+        let played: u32 = standings.engines.iter().map(|e| e.games()).sum();
+        if played as usize >= 2 * self.0 { Flow::Stop } else { Flow::Continue }
+    }
+}
+
 fn play(setup: &MatchSetup) -> MatchReport {
     let cancel = AtomicBool::new(false);
     run(setup, &mut Quiet { cancel_after: None, seen: 0 }, &cancel).expect("the match is played")
@@ -189,6 +199,33 @@ fn misbehaving_engines_lose_their_games_and_the_event_goes_on() {
         (failed[1].abandoned, failed[2].time_losses, failed[3].illegal, failed[4].abandoned),
         (2, 2, 2, 2)
     );
+}
+
+#[test]
+fn a_search_that_never_ends_without_a_clock_is_stopped_and_lost() {
+    let engines = vec![
+        EngineSpec::builtin("Kibitz", TimeControl::Depth(1)),
+        fake("hang-after-handshake", &TimeControl::Depth(1)),
+    ];
+    let mut setup = MatchSetup::new(engines, Format::Match);
+    setup.patience.untimed = Some(Duration::from_millis(300));
+    setup.patience.grace = Duration::from_millis(300);
+    let report = play(&setup);
+    assert_eq!(report.standings.engines[1].abandoned, 2, "{}", report.standings);
+    for game in &report.games {
+        assert_eq!(game.record.tag("Termination"), Some("abandoned"));
+        assert!(game.verdict.contains("connection stalls"), "{}", game.verdict);
+    }
+}
+
+#[test]
+fn a_watcher_that_says_stop_ends_the_run_after_the_games_under_way() {
+    let pgn = temp_pgn("stop");
+    let setup = depth_match(4, &pgn);
+    let report = run(&setup, &mut StopAfter(2), &AtomicBool::new(false)).expect("played");
+    assert!(!report.complete);
+    assert!((2..=3).contains(&report.games.len()), "{}", report.games.len());
+    assert_eq!(games_of(&pgn).len(), report.games.len(), "the games finished were written");
 }
 
 #[test]

@@ -17,8 +17,8 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use crate::matches::{
-    EngineSpec, FinishedGame, Flow, Format, MatchSetup, OpeningSource, Order, Program, Standings, Watcher,
-    move_limit, read_suite,
+    EngineSpec, FinishedGame, Flow, Format, MatchError, MatchSetup, OpeningSource, Order, Program, Standings,
+    Watcher, move_limit, read_suite,
 };
 use crate::runner::Patience;
 use crate::{Book, EngineConfig, Level, Protocol, TimeControl};
@@ -30,7 +30,9 @@ option.NAME=VALUE tc=CONTROL st=SECONDS depth=PLIES nodes=N level=beginner|casua
 book=FILE (level and book: the built-in engine only). An engine without tc= plays at --tc; depth= \
 and nodes= limit each search within it, or alone.\n\nOne line per finished game, `Finished game N \
 (White vs Black): RESULT {how}`, then the results table; the last line is `games PLAYED of \
-SCHEDULED`. A stopped run is finished with --resume (same options, same --pgnout).")]
+SCHEDULED`. A stopped run (Ctrl-C, a crash: the games under way are lost) is finished with \
+--resume and the same options and --pgnout. Exit code 2 for a setup that cannot be played, 1 when \
+the PGN cannot be written.")]
 pub struct MatchArgs {
     /// An engine, as `key=value` words in one argument (`--engine "cmd=builtin depth=2"`);
     /// repeat --engine for each engine.
@@ -480,7 +482,9 @@ impl MatchArgs {
             }
             Err(e) => {
                 eprintln!("kibitz match: {e}");
-                ExitCode::FAILURE
+                // A PGN that cannot be written fails the run; anything else is a setup the
+                // user can correct.
+                if matches!(e, MatchError::Pgn(_)) { ExitCode::FAILURE } else { ExitCode::from(2) }
             }
         }
     }

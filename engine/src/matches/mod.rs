@@ -10,7 +10,7 @@
 //! (progress, and where an SPRT stops the run), [`Standings`] (the score).
 //!
 //! The arbiter is the caller's: [`MatchSetup::adjudication`] makes one
-//! [`Adjudicator`](crate::conductor::Adjudicator) per game ([`move_limit`] by default; the
+//! [`Adjudicator`] per game ([`move_limit`] by default; the
 //! TCEC and Fishtest presets plug in here). Threefold repetition and the fifty-move rule end
 //! a game at once when [`MatchSetup::draw_claims`] is on (TCEC's rule 6a).
 
