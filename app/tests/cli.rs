@@ -27,6 +27,7 @@ const COMMANDS: &[&[&str]] = &[
     &["pgn", "stats"],
     &["pgn", "index"],
     &["selfplay"],
+    &["match"],
     &["test"],
     &["annotate"],
 ];
@@ -52,7 +53,9 @@ fn help_lists_the_subcommands_and_the_window_options() {
         let output = run(args);
         let text = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "{args:?}");
-        for word in ["book", "pgn", "selfplay", "test", "annotate", "--screenshot <FILE>", "[GAMES.pgn]"] {
+        for word in
+            ["book", "pgn", "selfplay", "match", "test", "annotate", "--screenshot <FILE>", "[GAMES.pgn]"]
+        {
             assert!(text.contains(word), "{args:?} lists {word}: {text}");
         }
     }
@@ -76,6 +79,8 @@ fn malformed_command_lines_are_errors_with_code_two() {
         &["selfplay", "--bogus"],
         &["selfplay", "--games", "x"],
         &["selfplay", "--set", "courage=3"],
+        &["match"],
+        &["match", "--engine", "cmd=builtin depth=1", "--resume"],
         &["test", "suite.epd"],
         &["test", "suite.epd", "--time", "0"],
         &["test", "suite.epd", "--time", "1", "--workers", "17"],

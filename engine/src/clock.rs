@@ -91,6 +91,9 @@ pub struct Clock {
     since: Option<Duration>,
     started: bool,
     history: Vec<ClockReading>,
+    /// How far past zero a side may go before its flag falls (a match's allowance for
+    /// process latency); zero by default.
+    margin: Duration,
 }
 
 impl fmt::Debug for Clock {
@@ -126,7 +129,16 @@ impl Clock {
             since: None,
             started: false,
             history: vec![ClockReading { remaining, moves_made, to_move }],
+            margin: Duration::ZERO,
         }
+    }
+
+    /// Lets a side go `margin` past zero before its flag falls: a move made within the
+    /// margin still counts, and earns its increment (cutechess's `timemargin`).
+    #[must_use]
+    pub fn with_margin(mut self, margin: Duration) -> Self {
+        self.margin = margin;
+        self
     }
 
     /// The control of one side.
@@ -213,27 +225,37 @@ impl Clock {
         }
     }
 
-    /// The side whose time has run out, if a timed clock reached zero.
+    /// The side whose time has run out, if a timed clock reached zero (and went past it by
+    /// more than the margin, when there is one).
     #[must_use]
     pub fn flagged(&self) -> Option<Color> {
         if !self.is_timed() || !self.started {
             return None;
         }
-        [Color::White, Color::Black].into_iter().find(|&side| self.remaining(side).is_zero())
+        [Color::White, Color::Black].into_iter().find(|&side| self.is_out(side))
+    }
+
+    /// Whether `side`'s time is gone: its clock shows zero and it is overdrawn by at least
+    /// the margin.
+    fn is_out(&self, side: Color) -> bool {
+        let overdrawn = match self.since {
+            Some(since) if side == self.to_move => {
+                self.source.now().saturating_sub(since).saturating_sub(*self.remaining.get(side))
+            }
+            _ => Duration::ZERO,
+        };
+        self.remaining(side).is_zero() && overdrawn >= self.margin
     }
 
     /// The side to move completed its move: its time is charged, its increment (and a new
     /// period's time at a control) added, and the other clock starts. Returns the mover's
     /// remaining time after the move, as PGN's `[%clk]` records it.
     pub fn press(&mut self) -> Duration {
-        self.settle();
         let side = self.to_move;
+        let out = self.is_out(side);
+        self.settle();
         let made = *self.moves_made.get(side);
-        let bonus = if self.remaining.get(side).is_zero() {
-            Duration::ZERO
-        } else {
-            self.controls.get(side).bonus_after_move(made)
-        };
+        let bonus = if out { Duration::ZERO } else { self.controls.get(side).bonus_after_move(made) };
         *self.remaining.get_mut(side) += bonus;
         *self.moves_made.get_mut(side) = made + 1;
         self.to_move = !side;
@@ -408,6 +430,28 @@ mod tests {
         assert_eq!(c.flagged(), None);
         assert_eq!(c.limits(Color::White), SearchLimits::movetime(secs(5)));
         assert_eq!(c.limits(Color::Black), SearchLimits::depth(8));
+    }
+
+    #[test]
+    fn a_margin_lets_a_side_go_past_zero_and_keep_its_increment() {
+        let control = TimeControl::sudden_death(secs(1), Duration::from_millis(100));
+        let time = ManualTime::default();
+        let mut c = Clock::with_source(control.clone(), control, Box::new(time.clone()))
+            .with_margin(Duration::from_millis(50));
+        c.start(Color::White);
+        time.advance(Duration::from_millis(1030));
+        assert_eq!((c.remaining(Color::White), c.flagged()), (Duration::ZERO, None));
+        assert_eq!(c.press(), Duration::from_millis(100), "within the margin: the increment is earned");
+        time.advance(Duration::from_millis(1050));
+        assert_eq!(c.flagged(), Some(Color::Black), "50 ms past zero is out");
+        // Without a margin the same move is out at once, and earns nothing.
+        let control = TimeControl::sudden_death(secs(1), Duration::from_millis(100));
+        let time = ManualTime::default();
+        let mut c = Clock::with_source(control.clone(), control, Box::new(time.clone()));
+        c.start(Color::White);
+        time.advance(Duration::from_millis(1030));
+        assert_eq!(c.flagged(), Some(Color::White));
+        assert_eq!(c.press(), Duration::ZERO);
     }
 
     #[test]

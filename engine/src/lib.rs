@@ -2,8 +2,8 @@
 //!
 //! The vocabulary is re-exported here so that callers write `kibitz_engine::GameRecord`,
 //! `kibitz_engine::Command`, and so on. The crate never depends on a GUI toolkit: the app,
-//! the `kibitz-engine` program and (later) the match runner all drive it the same way, by
-//! sending [`Command`]s to an [`EngineHandle`] and draining its [`Event`]s.
+//! the `kibitz-engine` program and the match runner (`kibitz match`) all drive it the same
+//! way, by sending [`Command`]s to an [`EngineHandle`] and draining its [`Event`]s.
 
 mod analysis;
 mod analyst;
@@ -25,6 +25,7 @@ mod judgement;
 mod learning;
 mod level;
 mod limits;
+pub mod matches;
 mod perft;
 mod pgn;
 mod player;

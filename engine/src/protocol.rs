@@ -54,6 +54,15 @@ pub enum Command {
     PonderHit,
     /// Empty the transposition table (UCI's `Clear Hash`).
     ClearHash,
+    /// Asks for [`Event::Pong`] with this `id` once every command sent before has been
+    /// done (a running search is stopped first): an external engine must answer `isready`
+    /// (UCI) or `ping` (xboard) in time, so an engine that stopped answering is found
+    /// (it fails with [`FailureKind::Hung`](crate::FailureKind::Hung)). The match runner
+    /// pings its engines before every game.
+    Ping {
+        /// Chosen by the caller, returned in the `Pong`.
+        id: u64,
+    },
     /// Play from this opening book (or from none). Searches whose purpose is to play (and
     /// that do not ponder) first ask the book; when it has no move, the search still avoids
     /// the book's avoid list.
@@ -163,6 +172,11 @@ pub enum Event {
         name: String,
         /// The options it declared.
         options: Vec<EngineOption>,
+    },
+    /// The answer to [`Command::Ping`]: the player did everything asked before it.
+    Pong {
+        /// The `id` of the `Ping`.
+        id: u64,
     },
     /// The player offers a draw (an xboard engine's `offer draw`).
     OfferDraw,

@@ -1,23 +1,23 @@
 //! Plays one game between two [`Player`]s through the [`Conductor`], on a real [`Clock`],
 //! each engine with its own draw and resign manners: the building block of `kibitz selfplay`
-//! and of the coming `kibitz match`.
+//! and of `kibitz match` (see [`crate::matches`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use shakmaty::{ByColor, Color, EnPassantMode, fen::Fen};
 
-use crate::conductor::{Conductor, GameEvent, MoveLimit};
+use crate::conductor::{Adjudicator, Conductor, GameEvent, MoveLimit};
 use crate::policy::PolicySettings;
 use crate::{
-    Clock, Command, EngineHandle, Event, FailureKind, GameRecord, Player, PlayerFailure, Purpose,
+    Clock, Command, EngineHandle, Event, FailureKind, GameRecord, Player, PlayerFailure, Purpose, Score,
     SearchLimits, TimeControl,
 };
 
-/// How long a player may take beyond its whole remaining time (or, without a clock, beyond
-/// its fixed time) before it is stopped and, if it still does not answer, counted as hung.
-const GRACE: Duration = Duration::from_secs(5);
+/// How often the runner looks at the clock while an engine thinks (an event wakes it at once).
+const POLL: Duration = Duration::from_millis(20);
 
-/// How a game is set up.
+/// How a game is set up (self-play's few settings; [`GamePlan`] has them all).
 #[derive(Clone, Debug)]
 pub struct GameSetup {
     /// The opening: the game starts after its moves.
@@ -28,6 +28,66 @@ pub struct GameSetup {
     pub policy: PolicySettings,
     /// A game still going after this many plies is adjudicated a draw.
     pub max_plies: usize,
+}
+
+/// How long the runner waits for a player beyond what its time control gives it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Patience {
+    /// How far past zero a clock may run before its flag falls: room for the time a move
+    /// takes to travel from the engine's process to the clock.
+    pub margin: Duration,
+    /// How long a search may run past its budget (its whole remaining time, or its fixed
+    /// time) before it is stopped, and then how long it may take to answer the stop before
+    /// it counts as hung.
+    pub grace: Duration,
+    /// The longest a search with no time budget (a fixed depth or node count) may run before
+    /// it is stopped; `None` waits for ever.
+    pub untimed: Option<Duration>,
+}
+
+impl Default for Patience {
+    fn default() -> Self {
+        Patience { margin: Duration::ZERO, grace: Duration::from_secs(5), untimed: None }
+    }
+}
+
+/// Everything about how one game is played.
+pub struct GamePlan<'a> {
+    /// The opening: the game starts after its moves.
+    pub opening: GameRecord,
+    /// White's and Black's time controls.
+    pub controls: ByColor<TimeControl>,
+    /// Each side's own limits (a level's depth, a fixed node count), within its clock.
+    pub limits: ByColor<SearchLimits>,
+    /// The draw and resign manners of each side the runner speaks for; `None` for an engine
+    /// that plays on until the rules or the arbiter end the game.
+    pub policies: ByColor<Option<PolicySettings>>,
+    /// The arbiter's rules.
+    pub adjudicator: Box<dyn Adjudicator>,
+    /// The arbiter ends the game as soon as a draw by threefold repetition or the fifty-move
+    /// rule can be claimed (TCEC's rule 6a; cutechess does the same).
+    pub draw_claims: bool,
+    /// How long players are waited for.
+    pub patience: Patience,
+    /// Set from another thread to abandon the game: it ends unfinished, `cancelled`.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl GamePlan<'_> {
+    /// Self-play's plan: both sides with the same manners, untimed searches waited for.
+    #[must_use]
+    pub fn from_setup(setup: &GameSetup) -> GamePlan<'static> {
+        GamePlan {
+            opening: setup.opening.clone(),
+            controls: setup.controls.clone(),
+            limits: ByColor::new_with(|_| SearchLimits::default()),
+            policies: ByColor::new_with(|_| Some(setup.policy.clone())),
+            adjudicator: Box::new(MoveLimit { plies: setup.max_plies }),
+            draw_claims: false,
+            patience: Patience::default(),
+            cancel: None,
+        }
+    }
 }
 
 /// Something that happened in the game besides a move, with the position it happened in.
@@ -41,6 +101,33 @@ pub struct Remark {
     pub event: GameEvent,
 }
 
+/// What the runner saw of one move an engine played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReport {
+    /// The move's index in the game's main line (`game.moves()[ply]`).
+    pub ply: usize,
+    /// Who played it.
+    pub side: Color,
+    /// The mover's latest main-line score, from its own side.
+    pub score: Option<Score>,
+    /// The depth of that score.
+    pub depth: Option<u32>,
+    /// Nodes searched, as the engine said.
+    pub nodes: u64,
+    /// The move came from the engine's book (the built-in engine says so).
+    pub book: bool,
+    /// The time the move cost: what the clock charged when it counts down (`timed`),
+    /// otherwise the wall time from `go` to the best move's arrival.
+    pub time: Duration,
+    /// `time` is the clock's charge.
+    pub timed: bool,
+    /// The search time the engine itself reported.
+    pub engine_time: Duration,
+    /// The runner's own share of `time`: from the mover's clock starting to its `go` being
+    /// sent, plus from its best move arriving to the clock being pressed.
+    pub overhead: Duration,
+}
+
 /// A finished game and what was said in it.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
@@ -48,6 +135,10 @@ pub struct PlayedGame {
     pub game: GameRecord,
     /// Offers, answers, claims, resignations, failures and the end, in order.
     pub remarks: Vec<Remark>,
+    /// Each move the engines played, in order (the opening's moves are not theirs).
+    pub moves: Vec<MoveReport>,
+    /// The game was abandoned unfinished through [`GamePlan::cancel`].
+    pub cancelled: bool,
 }
 
 impl PlayedGame {
@@ -66,34 +157,71 @@ pub fn play_builtin(setup: &GameSetup) -> PlayedGame {
     play_game(ByColor { white: &white as &dyn Player, black: &black as &dyn Player }, setup)
 }
 
-/// Plays one game between `players`.
+/// Plays one game between `players` (self-play's setup).
 #[must_use]
 pub fn play_game(players: ByColor<&dyn Player>, setup: &GameSetup) -> PlayedGame {
+    conduct(players, GamePlan::from_setup(setup))
+}
+
+/// Plays one game between `players` as `plan` says.
+#[must_use]
+pub fn conduct(players: ByColor<&dyn Player>, plan: GamePlan<'_>) -> PlayedGame {
     for player in players.iter() {
         player.send(Command::NewGame);
     }
-    let clock = Clock::new(setup.controls.white.clone(), setup.controls.black.clone());
-    let policies = ByColor::new_with(|_| Some(setup.policy.clone()));
-    let mut conductor = Conductor::new(setup.opening.clone(), Some(clock), policies)
-        .with_adjudicator(Box::new(MoveLimit { plies: setup.max_plies }));
+    let control_tag = plan.controls.white.to_pgn();
+    let clock = Clock::new(plan.controls.white.clone(), plan.controls.black.clone())
+        .with_margin(plan.patience.margin);
+    let mut conductor =
+        Conductor::new(plan.opening, Some(clock), plan.policies).with_adjudicator(plan.adjudicator);
+    let waits = Waits { limits: plan.limits, patience: plan.patience, cancel: plan.cancel };
     let mut remarks = Vec::new();
+    let mut moves = Vec::new();
     conductor.start_clock();
+    let mut clock_started = Instant::now();
     // A game that is already over (an opening that mates) ends at once.
     if let Some(ending) = conductor.game().ending() {
         remarks.push(remark(&conductor, GameEvent::GameOver { ending }));
     }
     let mut id = 0;
+    let mut cancelled = false;
     while !conductor.is_over() {
         id += 1;
         let side = conductor.to_move();
-        let events = turn(&mut conductor, *players.get(side), side, id);
+        let turn = turn(&mut conductor, *players.get(side), side, id, &waits, clock_started);
+        clock_started = Instant::now();
+        moves.extend(turn.report);
+        let mut events = turn.events;
+        if plan.draw_claims && !conductor.is_over() && conductor.game().claimable().is_some() {
+            let claimant = conductor.to_move();
+            events.extend(conductor.claim_draw(claimant).unwrap_or_default());
+        }
         for event in events.into_iter().filter(|e| !matches!(e, GameEvent::Moved { .. })) {
             remarks.push(remark(&conductor, event));
         }
+        if turn.cancelled {
+            cancelled = true;
+            break;
+        }
     }
     let mut game = conductor.into_game();
-    game.set_tag("TimeControl", &setup.controls.white.to_pgn());
-    PlayedGame { game, remarks }
+    game.set_tag("TimeControl", &control_tag);
+    PlayedGame { game, remarks, moves, cancelled }
+}
+
+/// What a turn needs of the plan besides the conductor.
+struct Waits<'a> {
+    limits: ByColor<SearchLimits>,
+    patience: Patience,
+    cancel: Option<&'a AtomicBool>,
+}
+
+/// What came of one turn.
+#[derive(Default)]
+struct Turn {
+    events: Vec<GameEvent>,
+    report: Option<MoveReport>,
+    cancelled: bool,
 }
 
 fn remark(conductor: &Conductor, event: GameEvent) -> Remark {
@@ -106,70 +234,145 @@ fn remark(conductor: &Conductor, event: GameEvent) -> Remark {
 }
 
 /// One turn of `side`'s player: a search, then what the conductor makes of its outcome.
-fn turn(conductor: &mut Conductor, player: &dyn Player, side: Color, id: u64) -> Vec<GameEvent> {
+/// `clock_started` is when the side's clock began to run.
+fn turn(
+    conductor: &mut Conductor,
+    player: &dyn Player,
+    side: Color,
+    id: u64,
+    waits: &Waits<'_>,
+    clock_started: Instant,
+) -> Turn {
     let game = conductor.game();
     let root = game.position().clone();
-    player.send(Command::Position { start: game.start().clone(), moves: game.moves().to_vec() });
-    let limits = conductor.limits(side, SearchLimits::default());
-    let budget = limits.movetime.or(match side {
-        Color::White => limits.wtime,
-        Color::Black => limits.btime,
-    });
-    player.send(Command::Go { id, purpose: Purpose::Play, limits });
-    let started = Instant::now();
+    let ply = game.len();
+    let position = Command::Position { start: game.start().clone(), moves: game.moves().to_vec() };
+    let limits = conductor.limits(side, waits.limits.get(side).clone());
+    let budget = limits
+        .movetime
+        .or(match side {
+            Color::White => limits.wtime,
+            Color::Black => limits.btime,
+        })
+        .map(|b| b + waits.patience.grace)
+        .or(waits.patience.untimed);
+    player.send_all(vec![position, Command::Go { id, purpose: Purpose::Play, limits }]);
+    let go_sent = Instant::now();
+    let mut seen = Seen::default();
     let mut stopped = None;
-    let mut events = Vec::new();
+    let mut turn = Turn::default();
     loop {
-        match player.recv_timeout(Duration::from_millis(20)) {
-            Some(Event::Info { id: i, info }) if i == id => conductor.record_search(side, &root, &info),
-            Some(Event::BestMove { id: i, best, .. }) if i == id => {
+        if waits.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            player.send(Command::Stop);
+            turn.cancelled = true;
+            return turn;
+        }
+        match player.recv_timeout(POLL) {
+            Some(Event::Info { id: i, info }) if i == id => {
+                conductor.record_search(side, &root, &info);
+                seen.info(&info);
+            }
+            Some(Event::BookMove { id: i, .. }) if i == id => seen.book = true,
+            Some(Event::BestMove { id: i, best, nodes, time, .. }) if i == id => {
+                let arrived = Instant::now();
                 let mut flag = conductor.check_flag();
                 if !flag.is_empty() {
-                    events.append(&mut flag);
+                    turn.events.append(&mut flag);
                 } else if let Some(m) = best {
-                    events.extend(conductor.engine_move(side, m));
+                    let before = conductor.clock().and_then(|c| c.history().last().copied());
+                    turn.events.extend(conductor.engine_move(side, m));
+                    let pressed = Instant::now();
+                    if turn.events.iter().any(|e| matches!(e, GameEvent::Moved { .. })) {
+                        let charged = before.and_then(|b| charged(conductor, side, b));
+                        turn.report = Some(MoveReport {
+                            ply,
+                            side,
+                            score: seen.score,
+                            depth: seen.depth,
+                            nodes,
+                            book: seen.book,
+                            time: charged.unwrap_or(arrived - go_sent),
+                            timed: charged.is_some(),
+                            engine_time: time,
+                            overhead: (go_sent - clock_started) + (pressed - arrived),
+                        });
+                    }
                 } else {
                     let failure = failure(player, FailureKind::Hung("it returned no move".into()));
-                    events.extend(conductor.player_failed(side, failure));
+                    turn.events.extend(conductor.player_failed(side, failure));
                 }
-                return events;
+                return turn;
             }
-            Some(Event::OfferDraw) => events.extend(conductor.offer_draw(side)),
+            Some(Event::OfferDraw) => turn.events.extend(conductor.offer_draw(side)),
             Some(Event::Resign) => {
                 player.send(Command::Stop);
-                events.extend(conductor.resign(side));
-                return events;
+                turn.events.extend(conductor.resign(side));
+                return turn;
             }
             Some(Event::Failed(f)) => {
                 player.send(Command::Stop);
-                events.extend(conductor.player_failed(side, f));
-                return events;
+                turn.events.extend(conductor.player_failed(side, f));
+                return turn;
             }
             Some(_) => {}
             None => {
                 let mut flag = conductor.check_flag();
                 if !flag.is_empty() {
                     player.send(Command::Stop);
-                    events.append(&mut flag);
-                    return events;
+                    turn.events.append(&mut flag);
+                    return turn;
                 }
-                let overdue = budget.is_some_and(|b| started.elapsed() > b + GRACE);
+                let overdue = budget.is_some_and(|b| go_sent.elapsed() > b);
                 match stopped {
                     None if overdue => {
                         player.send(Command::Stop);
                         stopped = Some(Instant::now());
                     }
-                    Some(at) if Instant::elapsed(&at) > GRACE => {
+                    Some(at) if Instant::elapsed(&at) > waits.patience.grace => {
+                        let grace = waits.patience.grace;
                         let failure =
-                            failure(player, FailureKind::Hung(format!("no move {GRACE:?} after stop")));
-                        events.extend(conductor.player_failed(side, failure));
-                        return events;
+                            failure(player, FailureKind::Hung(format!("no move {grace:?} after stop")));
+                        turn.events.extend(conductor.player_failed(side, failure));
+                        return turn;
                     }
                     _ => {}
                 }
             }
         }
     }
+}
+
+/// What a search said about itself so far.
+#[derive(Default)]
+struct Seen {
+    score: Option<Score>,
+    depth: Option<u32>,
+    exact: bool,
+    book: bool,
+}
+
+impl Seen {
+    /// Keeps the main line's latest exact score (a bound only until an exact one comes).
+    fn info(&mut self, info: &crate::SearchInfo) {
+        if info.multipv > 1 || (self.exact && info.bound.is_some()) {
+            return;
+        }
+        self.exact = info.bound.is_none();
+        self.score = Some(info.score);
+        self.depth = Some(info.depth);
+    }
+}
+
+/// What the clock charged `side` for the move just made, `before` being its reading before:
+/// the time it lost plus the time it earned. `None` when the clock does not count down.
+fn charged(conductor: &Conductor, side: Color, before: crate::ClockReading) -> Option<Duration> {
+    let clock = conductor.clock().filter(|c| c.is_timed())?;
+    let after = clock.history().last()?;
+    if after.moves_made.get(side) == before.moves_made.get(side) {
+        return None;
+    }
+    let earned = clock.control(side).bonus_after_move(*before.moves_made.get(side));
+    Some((*before.remaining.get(side) + earned).saturating_sub(*after.remaining.get(side)))
 }
 
 fn failure(player: &dyn Player, kind: FailureKind) -> PlayerFailure {

@@ -196,6 +196,7 @@ impl Worker {
                     let text = crate::breakdown(&pos).to_string();
                     self.emit(Event::Evaluation { id, text: Some(text) });
                 }
+                Request::Command(Command::Ping { id }) => self.emit(Event::Pong { id }),
                 Request::Command(Command::SetBook { book, settings, seed }) => {
                     self.book = book.map(|b| (b, settings));
                     if let Some(seed) = seed {

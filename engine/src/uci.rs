@@ -382,7 +382,7 @@ fn print_events(handle: &EngineHandle, done: &AtomicBool, answered: &AtomicU64, 
             Some(Event::Message(text)) => say(&format!("info string {text}")),
             Some(Event::Evaluation { .. }) => {}
             Some(Event::Failed(failure)) => say(&format!("info string error: {failure}")),
-            Some(Event::Ready { .. } | Event::OfferDraw | Event::Resign) => {}
+            Some(Event::Ready { .. } | Event::Pong { .. } | Event::OfferDraw | Event::Resign) => {}
             Some(Event::BestMove { id, best, ponder, nodes, time }) => {
                 say(&format!("info nodes {nodes} time {}", time.as_millis()));
                 if let Some(line) = manners().judge(id, best) {

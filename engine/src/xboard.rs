@@ -373,7 +373,11 @@ impl Session {
                 }
             }
             // xboard has no `currmove`; `.` reports progress instead.
-            Event::CurrMove { .. } | Event::Ready { .. } | Event::OfferDraw | Event::Resign => {}
+            Event::CurrMove { .. }
+            | Event::Ready { .. }
+            | Event::Pong { .. }
+            | Event::OfferDraw
+            | Event::Resign => {}
             Event::Message(text) => say(&format!("# {text}")),
             Event::Evaluation { .. } => {}
             Event::Failed(failure) => say(&format!("tellusererror {failure}")),

@@ -376,3 +376,24 @@ fn a_program_that_cannot_start_is_reported_at_once() {
         assert!(engine.recv_timeout(Duration::from_millis(50)).is_none());
     }
 }
+
+#[test]
+fn a_ping_is_answered_once_the_engine_is_idle_and_a_hung_engine_fails_it() {
+    let engine = ExternalEngine::spawn(fake("illegal-move"), || {});
+    engine.send(Command::Ping { id: 7 });
+    // The ping waits for the handshake, and is answered after it.
+    let order = wait_for(&engine, Duration::from_secs(15), |e| match e {
+        Event::Ready { .. } => Some("ready first"),
+        Event::Pong { id: 7 } => Some("pong before ready"),
+        _ => None,
+    });
+    assert_eq!(order, "ready first");
+    wait_for(&engine, Duration::from_secs(15), |e| matches!(e, Event::Pong { id: 7 }).then_some(()));
+
+    let hung = ExternalEngine::spawn(fake("hang-after-handshake"), || {});
+    ready(&hung);
+    hung.send(Command::Go { id: 1, purpose: Purpose::Play, limits: SearchLimits::depth(1) });
+    hung.send(Command::Ping { id: 2 });
+    let failure = failure(&hung, Duration::from_secs(15));
+    assert!(matches!(failure.kind, FailureKind::Hung(_)), "{failure}");
+}

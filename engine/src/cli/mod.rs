@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 mod annotate;
 mod book;
 mod book_edit;
+mod matches;
 mod pgn;
 mod progress;
 mod selfplay;
@@ -26,6 +27,9 @@ pub enum Command {
     /// Build, merge, export and probe opening books; import and export their user values (NAGs).
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Engine matches and tournaments: built-in and external engines in game pairs, PGN out,
+    /// resume.
+    Match(Box<matches::MatchArgs>),
     /// Count and replay the games of PGN files, or index one.
     #[command(subcommand)]
     Pgn(pgn::PgnCommand),
@@ -42,6 +46,7 @@ impl Command {
         match self {
             Command::Annotate(args) => args.run(),
             Command::Book(command) => command.run(),
+            Command::Match(args) => (*args).run(),
             Command::Pgn(command) => command.run(),
             Command::Selfplay(args) => args.run(),
             Command::Test(args) => args.run(),
@@ -93,6 +98,8 @@ mod tests {
             &["book", "bogus"],
             &["pgn", "stats"],
             &["selfplay", "--bogus"],
+            &["match"],
+            &["match", "--engine", "cmd=x", "--format", "swiss"],
             &["annotate", "in.pgn"],
             &["test"],
             &["test", "x.epd", "--time", "0"],

@@ -6,7 +6,8 @@
 //! The conductor is passive: its owner (the app once per frame, the runner in its loop, the
 //! xboard front end per command) tells it what a side did and gets back typed
 //! [`GameEvent`]s. It owns the [`GameRecord`] and the [`Clock`], so the app, `kibitz
-//! selfplay`, the coming match runner and the xboard front end measure exactly the same game.
+//! selfplay`, the match runner (`kibitz match`) and the xboard front end measure exactly the
+//! same game.
 
 mod adjudicator;
 mod event;

@@ -53,8 +53,8 @@ type Notify = Arc<dyn Fn() + Send + Sync>;
 
 /// What the owner tells the driver.
 enum Order {
-    /// A command for the engine.
-    Command(Command),
+    /// Commands for the engine, in order.
+    Commands(Vec<Command>),
     /// Kill the process now.
     Kill,
 }
@@ -131,7 +131,11 @@ impl Player for ExternalEngine {
 
     fn send(&self, cmd: Command) {
         // After a fatal failure the driver is gone and the command goes nowhere.
-        let _ = self.orders.send(Order::Command(cmd));
+        let _ = self.orders.send(Order::Commands(vec![cmd]));
+    }
+
+    fn send_all(&self, commands: Vec<Command>) {
+        let _ = self.orders.send(Order::Commands(commands));
     }
 
     fn try_recv(&self) -> Option<Event> {
@@ -295,7 +299,7 @@ impl Driver {
             let wait = self.search.as_ref().map_or(Duration::from_secs(1), |_| Duration::from_millis(50));
             select! {
                 recv(self.orders) -> order => match order {
-                    Ok(Order::Command(cmd)) => self.pending.push_back(cmd),
+                    Ok(Order::Commands(cmds)) => self.pending.extend(cmds),
                     Ok(Order::Kill) => return Err(End::Quit),
                     Err(_) => return self.quit(),
                 },
@@ -314,7 +318,7 @@ impl Driver {
     }
 
     /// Runs the waiting commands in order, as far as the engine's state allows: while a
-    /// search runs, `Go`, `NewGame` and option changes wait for it to end (it is stopped).
+    /// search runs, `Go`, `NewGame`, option changes and pings wait for it to end (it is stopped).
     fn run_pending(&mut self) -> Result<(), End> {
         while let Some(cmd) = self.pending.pop_front() {
             let needs_idle = matches!(
@@ -324,6 +328,7 @@ impl Driver {
                     | Command::SetOption { .. }
                     | Command::ClearHash
                     | Command::Evaluate { .. }
+                    | Command::Ping { .. }
             );
             if needs_idle && self.search.is_some() {
                 self.pending.push_front(cmd);
@@ -358,6 +363,10 @@ impl Driver {
                 if self.search.as_ref().is_some_and(|s| s.limits.ponder) {
                     self.write("ponderhit")?;
                 }
+            }
+            Command::Ping { id } => {
+                self.sync("ping")?;
+                self.emit(Event::Pong { id });
             }
             Command::ClearHash => {
                 if let Some(button) = self.options.iter().find(|o| o.name.eq_ignore_ascii_case("Clear Hash"))
@@ -495,7 +504,7 @@ impl Driver {
         loop {
             select! {
                 recv(self.orders) -> order => match order {
-                    Ok(Order::Command(cmd)) => self.pending.push_back(cmd),
+                    Ok(Order::Commands(cmds)) => self.pending.extend(cmds),
                     Ok(Order::Kill) | Err(_) => return Err(End::Quit),
                 },
                 recv(self.process.lines) -> line => match line {

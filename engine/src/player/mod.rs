@@ -39,6 +39,15 @@ pub trait Player: Send {
     /// Sends a command.
     fn send(&self, cmd: Command);
 
+    /// Sends commands in order, at once: an external engine's driver thread is woken once
+    /// for all of them (the runner sends a move's `Position` and `Go` this way, so that the
+    /// second send does not wait on the thread the first one woke).
+    fn send_all(&self, commands: Vec<Command>) {
+        for cmd in commands {
+            self.send(cmd);
+        }
+    }
+
     /// The next event, if one is waiting.
     fn try_recv(&self) -> Option<Event>;
 

@@ -1,0 +1,158 @@
+//! The score of each engine so far: wins, draws and losses, points, and the games lost by
+//! failing (on time, by a crash or hang, by an illegal move). Elo, its error and the
+//! pentanomial counts come from the statistics module, fed with the same finished games.
+
+use std::fmt;
+
+use shakmaty::{Color, KnownOutcome};
+
+use crate::Termination;
+
+/// One engine's score.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineScore {
+    /// Its name.
+    pub name: String,
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games lost on time.
+    pub time_losses: u32,
+    /// Games lost because it crashed, hung or could not be started.
+    pub abandoned: u32,
+    /// Games lost by an illegal move.
+    pub illegal: u32,
+}
+
+impl EngineScore {
+    /// Games played.
+    #[must_use]
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points in half-points (a win 2, a draw 1), exact.
+    #[must_use]
+    pub fn half_points(&self) -> u32 {
+        2 * self.wins + self.draws
+    }
+
+    /// Points scored.
+    #[must_use]
+    pub fn points(&self) -> f64 {
+        f64::from(self.half_points()) / 2.0
+    }
+}
+
+/// Every engine's score, in the order the engines were given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Standings {
+    /// The scores, by engine index.
+    pub engines: Vec<EngineScore>,
+}
+
+impl Standings {
+    /// No game played yet by engines named `names`.
+    #[must_use]
+    pub fn new(names: &[String]) -> Standings {
+        Standings {
+            engines: names.iter().map(|n| EngineScore { name: n.clone(), ..Default::default() }).collect(),
+        }
+    }
+
+    /// Counts a game between engines `white` and `black` (indices).
+    pub fn record(
+        &mut self,
+        white: usize,
+        black: usize,
+        outcome: KnownOutcome,
+        termination: Option<Termination>,
+    ) {
+        let side = |c: Color| if c == Color::White { white } else { black };
+        match outcome {
+            KnownOutcome::Draw => {
+                for i in [white, black] {
+                    self.engines[i].draws += 1;
+                }
+            }
+            KnownOutcome::Decisive { winner } => {
+                self.engines[side(winner)].wins += 1;
+                let loser = &mut self.engines[side(!winner)];
+                loser.losses += 1;
+                match termination {
+                    Some(Termination::TimeForfeit) => loser.time_losses += 1,
+                    Some(Termination::Abandoned) => loser.abandoned += 1,
+                    Some(Termination::RulesInfraction) => loser.illegal += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The engines by points, best first (ties in the order given).
+    #[must_use]
+    pub fn ranked(&self) -> Vec<&EngineScore> {
+        let mut ranked: Vec<&EngineScore> = self.engines.iter().collect();
+        ranked.sort_by_key(|e| std::cmp::Reverse(e.half_points()));
+        ranked
+    }
+}
+
+impl fmt::Display for Standings {
+    /// The results table: rank, name, games, points, score and W/D/L, then the losses by
+    /// failure.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let width = self.engines.iter().map(|e| e.name.chars().count()).max().unwrap_or(4).max(6);
+        writeln!(
+            f,
+            "{:>4}  {:<width$}  {:>5}  {:>6}  {:>6}  {:>4}  {:>4}  {:>4}  {:>4}  {:>5}  {:>7}",
+            "Rank", "Engine", "Games", "Points", "Score", "W", "D", "L", "Time", "Crash", "Illegal"
+        )?;
+        for (rank, e) in self.ranked().into_iter().enumerate() {
+            let score = if e.games() == 0 { 0.0 } else { 100.0 * e.points() / f64::from(e.games()) };
+            writeln!(
+                f,
+                "{:>4}  {:<width$}  {:>5}  {:>6.1}  {:>5.1}%  {:>4}  {:>4}  {:>4}  {:>4}  {:>5}  {:>7}",
+                rank + 1,
+                e.name,
+                e.games(),
+                e.points(),
+                score,
+                e.wins,
+                e.draws,
+                e.losses,
+                e.time_losses,
+                e.abandoned,
+                e.illegal
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wins_draws_losses_and_failures_are_counted_per_engine() {
+        let mut s = Standings::new(&["A".into(), "B".into(), "C".into()]);
+        s.record(0, 1, KnownOutcome::Decisive { winner: Color::White }, Some(Termination::Checkmate));
+        s.record(1, 0, KnownOutcome::Decisive { winner: Color::Black }, Some(Termination::TimeForfeit));
+        s.record(2, 0, KnownOutcome::Draw, None);
+        s.record(1, 2, KnownOutcome::Decisive { winner: Color::Black }, Some(Termination::Abandoned));
+        let [a, b, c] = [&s.engines[0], &s.engines[1], &s.engines[2]];
+        assert_eq!((a.wins, a.draws, a.losses, a.points()), (2, 1, 0, 2.5));
+        assert_eq!((b.wins, b.losses, b.time_losses, b.abandoned), (0, 3, 1, 1));
+        assert_eq!((c.wins, c.draws, c.games()), (1, 1, 2));
+        assert_eq!(s.ranked().iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["A", "C", "B"]);
+        let table = s.to_string();
+        assert!(
+            table.lines().nth(1).is_some_and(|l| l.contains("A") && l.contains("2.5") && l.contains("83.3%")),
+            "{table}"
+        );
+    }
+}

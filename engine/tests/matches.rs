@@ -1,0 +1,304 @@
+//! The match runner end to end: the built-in engine against itself on an EPD suite, game
+//! pairs on one opening with colours reversed, misbehaving engines losing their games while
+//! the event goes on, Stockfish against Kibitz, a stopped run resumed, and the PGN's
+//! comments read back.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use kibitz_engine::matches::{
+    EngineSpec, FinishedGame, Flow, Format, MatchReport, MatchSetup, MoveComment, OpeningSource, Order,
+    Standings, Watcher, move_limit, read_suite, run,
+};
+use kibitz_engine::{EngineConfig, GameRecord, Protocol, TimeControl, read_games};
+
+/// Follows nothing; stops the run after `cancel_after` games by raising the cancel flag, as
+/// a killed process would stop it.
+struct Quiet<'a> {
+    cancel_after: Option<(usize, &'a AtomicBool)>,
+    seen: usize,
+}
+
+impl Watcher for Quiet<'_> {
+    fn finished(&mut self, _: &FinishedGame, _: &Standings) -> Flow {
+        self.seen += 1;
+        if let Some((after, cancel)) = self.cancel_after
+            && self.seen >= after
+        {
+            cancel.store(true, Ordering::Relaxed);
+        }
+        Flow::Continue
+    }
+}
+
+/// Says stop after `after` games, as an SPRT that reached its verdict would.
+struct StopAfter(usize);
+
+impl Watcher for StopAfter {
+    fn finished(&mut self, _: &FinishedGame, standings: &Standings) -> Flow {
+        let played: u32 = standings.engines.iter().map(|e| e.games()).sum();
+        if played as usize >= 2 * self.0 { Flow::Stop } else { Flow::Continue }
+    }
+}
+
+fn play(setup: &MatchSetup) -> MatchReport {
+    let cancel = AtomicBool::new(false);
+    run(setup, &mut Quiet { cancel_after: None, seen: 0 }, &cancel).expect("the match is played")
+}
+
+fn data(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data").join(path)
+}
+
+fn temp_pgn(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kibitz-matches-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.pgn"));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn games_of(path: &Path) -> Vec<GameRecord> {
+    let bytes = std::fs::read(path).expect("the PGN was written");
+    read_games(&bytes).map(|g| g.expect("every game reads back")).collect()
+}
+
+/// Two built-in engines at depths 1 and 2 on WAC's positions.
+fn depth_match(rounds: usize, pgn: &Path) -> MatchSetup {
+    let engines = vec![
+        EngineSpec::builtin("Depth1", TimeControl::Depth(1)),
+        EngineSpec::builtin("Depth2", TimeControl::Depth(2)),
+    ];
+    let mut setup = MatchSetup::new(engines, Format::Match);
+    setup.rounds = rounds;
+    let suite = read_suite(&data("epd/wac.epd"), None).expect("WAC");
+    setup.openings = OpeningSource::suite(suite, Order::Random, 16);
+    setup.adjudication = move_limit(160);
+    setup.pgn_out = Some(pgn.to_path_buf());
+    setup
+}
+
+#[test]
+fn builtin_engines_play_game_pairs_on_one_opening_with_colours_reversed() {
+    let pgn = temp_pgn("pairs");
+    let mut setup = depth_match(3, &pgn);
+    setup.concurrency = 2;
+    let report = play(&setup);
+    assert!(report.complete);
+    assert_eq!(report.games.len(), 6);
+    let total: u32 = report.standings.engines.iter().map(|e| e.half_points()).sum();
+    assert_eq!(total, 2 * 6, "one point per game");
+    let games = games_of(&pgn);
+    assert_eq!(games.len(), 6);
+    let tag = |g: &GameRecord, name: &str| g.tag(name).unwrap_or("?").to_owned();
+    for round in 1..=3 {
+        let first =
+            games.iter().find(|g| tag(g, "Round") == format!("{round}.1")).expect("first of the pair");
+        let second =
+            games.iter().find(|g| tag(g, "Round") == format!("{round}.2")).expect("second of the pair");
+        assert!(first.start_fen().is_some(), "the FEN and SetUp tags give the opening");
+        assert_eq!(first.start_fen(), second.start_fen(), "round {round}: one opening");
+        assert_eq!((tag(first, "White"), tag(first, "Black")), (tag(second, "Black"), tag(second, "White")));
+        assert_eq!(tag(first, "Opening"), tag(second, "Opening"));
+        assert!(tag(first, "Opening").starts_with("WAC."));
+    }
+    // Each pair's opening differs from the others'.
+    let fens: std::collections::HashSet<Option<String>> = games.iter().map(GameRecord::start_fen).collect();
+    assert_eq!(fens.len(), 3);
+    for game in &games {
+        assert_ne!(game.result(), "*");
+        assert!(game.tag("Termination").is_some() && game.tag("TimeControl") == Some("-"));
+    }
+}
+
+#[test]
+fn every_move_comment_reads_back_with_its_score_depth_and_time() {
+    let pgn = temp_pgn("comments");
+    let engines = vec![
+        EngineSpec::builtin("A", TimeControl::Depth(2)),
+        EngineSpec::builtin("B", TimeControl::Depth(2)),
+    ];
+    let mut setup = MatchSetup::new(engines, Format::Match);
+    let suite = read_suite(&data("openings/2moves_v2.pgn"), None).expect("fishtest's openings");
+    setup.openings = OpeningSource::suite(suite, Order::Sequential, 1);
+    setup.adjudication = move_limit(40);
+    setup.pgn_out = Some(pgn.clone());
+    let report = play(&setup);
+    for (game, finished) in games_of(&pgn).iter().zip(&report.games) {
+        let mut book = 0;
+        for (ply, &id) in game.main_line().iter().skip(1).enumerate() {
+            let comment = game.node(id).map(|n| n.comment().to_owned()).unwrap_or_default();
+            match MoveComment::parse(&comment) {
+                Some(MoveComment::Book) => book += 1,
+                Some(MoveComment::Searched { score, depth, .. }) => {
+                    assert!(ply >= 4, "the opening's moves are book");
+                    assert_eq!(depth, Some(2), "{comment}");
+                    let report = finished.moves.iter().find(|r| r.ply == ply).expect("a report");
+                    assert_eq!(score, report.score, "the mover's own score, as cutechess writes it");
+                }
+                None => panic!("ply {ply}: '{comment}' does not read back"),
+            }
+            assert!(game.node(id).is_some_and(|n| n.clock().is_none() && n.eval().is_none()));
+        }
+        assert_eq!(book, 4, "fishtest's lines are four plies");
+        let last = game.node(game.main_end()).map(|n| n.comment().to_owned()).unwrap_or_default();
+        assert!(last.ends_with(&format!(", {}", finished.verdict)), "{last}");
+    }
+}
+
+fn fake(script: &str, control: &TimeControl) -> EngineSpec {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines").join(script);
+    let config =
+        EngineConfig { name: script.to_owned(), path, protocol: Some(Protocol::Uci), ..Default::default() };
+    EngineSpec::external(config, control.clone())
+}
+
+#[test]
+fn misbehaving_engines_lose_their_games_and_the_event_goes_on() {
+    let control = TimeControl::sudden_death(Duration::from_secs(1), Duration::from_millis(50));
+    let mut kibitz = EngineSpec::builtin("Kibitz", control.clone());
+    kibitz.limits.depth = Some(1);
+    let engines = vec![
+        kibitz,
+        fake("crash-at-third-go", &control),
+        fake("hang-after-handshake", &control),
+        fake("illegal-move", &control),
+        fake("not-an-engine", &control),
+    ];
+    let mut setup = MatchSetup::new(engines, Format::Gauntlet);
+    setup.concurrency = 2;
+    setup.ping_timeout = Duration::from_millis(1500);
+    let pgn = temp_pgn("failures");
+    setup.pgn_out = Some(pgn.clone());
+    let report = play(&setup);
+    assert!(report.complete, "every game was played");
+    assert_eq!(report.games.len(), 8);
+    let kibitz = &report.standings.engines[0];
+    assert_eq!((kibitz.wins, kibitz.losses, kibitz.draws), (8, 0, 0), "{}", report.standings);
+    let expected = [
+        ("crash-at-third-go", "abandoned", "disconnects"),
+        ("hang-after-handshake", "time forfeit", "loses on time"),
+        ("illegal-move", "rules infraction", "makes an illegal move: e2e5"),
+        ("not-an-engine", "abandoned", "no answer to its handshake"),
+    ];
+    let games = games_of(&pgn);
+    for (name, termination, verdict) in expected {
+        let theirs: Vec<&FinishedGame> =
+            report.games.iter().filter(|g| g.white == name || g.black == name).collect();
+        assert_eq!(theirs.len(), 2, "{name} played both games of its pair");
+        for game in theirs {
+            let record =
+                games.iter().find(|g| g.tag("Round") == Some(&game.fixture.round_tag())).expect("written");
+            assert_eq!(record.tag("Termination"), Some(termination), "{name}: {}", game.verdict);
+            assert!(game.verdict.contains(verdict), "{name}: {}", game.verdict);
+        }
+    }
+    let failed = &report.standings.engines;
+    assert_eq!(
+        (failed[1].abandoned, failed[2].time_losses, failed[3].illegal, failed[4].abandoned),
+        (2, 2, 2, 2)
+    );
+}
+
+#[test]
+fn a_search_that_never_ends_without_a_clock_is_stopped_and_lost() {
+    let engines = vec![
+        EngineSpec::builtin("Kibitz", TimeControl::Depth(1)),
+        fake("hang-after-handshake", &TimeControl::Depth(1)),
+    ];
+    let mut setup = MatchSetup::new(engines, Format::Match);
+    setup.patience.untimed = Some(Duration::from_millis(300));
+    setup.patience.grace = Duration::from_millis(300);
+    let report = play(&setup);
+    assert_eq!(report.standings.engines[1].abandoned, 2, "{}", report.standings);
+    for game in &report.games {
+        assert_eq!(game.record.tag("Termination"), Some("abandoned"));
+        assert!(game.verdict.contains("connection stalls"), "{}", game.verdict);
+    }
+}
+
+#[test]
+fn a_watcher_that_says_stop_ends_the_run_after_the_games_under_way() {
+    let pgn = temp_pgn("stop");
+    let setup = depth_match(4, &pgn);
+    let report = run(&setup, &mut StopAfter(2), &AtomicBool::new(false)).expect("played");
+    assert!(!report.complete);
+    assert!((2..=3).contains(&report.games.len()), "{}", report.games.len());
+    assert_eq!(games_of(&pgn).len(), report.games.len(), "the games finished were written");
+}
+
+#[test]
+fn stockfish_plays_fast_games_against_the_builtin_engine() {
+    let stockfish = Path::new("/usr/games/stockfish");
+    if !stockfish.exists() {
+        eprintln!("skipped: /usr/games/stockfish is not installed (CI installs it)");
+        return;
+    }
+    let control = TimeControl::sudden_death(Duration::from_secs(1), Duration::from_millis(10));
+    let mut sf = EngineConfig::from_path(stockfish);
+    sf.name = "Stockfish".into();
+    let mut sf = EngineSpec::external(sf, control.clone());
+    sf.options = vec![("Hash".into(), "8".into()), ("Threads".into(), "1".into())];
+    let engines = vec![EngineSpec::builtin("Kibitz", control), sf];
+    let mut setup = MatchSetup::new(engines, Format::Match);
+    setup.adjudication = move_limit(80);
+    setup.patience.margin = Duration::from_millis(50);
+    let suite = read_suite(&data("openings/2moves_v2.pgn"), None).expect("openings");
+    setup.openings = OpeningSource::suite(suite, Order::Random, 5);
+    let report = play(&setup);
+    assert_eq!(report.games.len(), 2);
+    for game in &report.games {
+        assert!(
+            !matches!(game.record.tag("Termination"), Some("abandoned" | "rules infraction")),
+            "{}: {}",
+            game.fixture.number,
+            game.verdict
+        );
+        assert!(
+            game.moves.iter().any(|m| m.score.is_some() && m.depth.is_some()),
+            "the engines' scores are kept"
+        );
+    }
+    assert!(
+        report.overhead.moves > 0 && report.overhead.mean() < Duration::from_millis(5),
+        "{}",
+        report.overhead
+    );
+}
+
+#[test]
+fn a_stopped_run_resumes_without_losing_or_repeating_a_game() {
+    let pgn = temp_pgn("resume");
+    let setup = depth_match(4, &pgn);
+    // The first run stops after three games, as if killed: the game under way is lost.
+    let cancel = AtomicBool::new(false);
+    let first =
+        run(&setup, &mut Quiet { cancel_after: Some((3, &cancel)), seen: 0 }, &cancel).expect("played");
+    assert!(!first.complete);
+    let written = games_of(&pgn).len();
+    assert_eq!(written, first.games.len());
+    assert!((3..8).contains(&written));
+    // Without --resume the file is not mixed with a new run.
+    let refused = run(&setup, &mut Quiet { cancel_after: None, seen: 0 }, &AtomicBool::new(false));
+    assert!(refused.is_err_and(|e| e.to_string().contains("already holds games")));
+    // A crash while writing tore the next game.
+    let mut torn = std::fs::read(&pgn).expect("written");
+    torn.extend_from_slice(b"[Event \"Kibitz match\"]\n[Round \"4.2\"]\n\n1. e4 e5 2. Nf");
+    std::fs::write(&pgn, torn).expect("torn");
+
+    let mut resumed = setup.clone();
+    resumed.resume = true;
+    let second = play(&resumed);
+    assert!(second.complete);
+    assert_eq!(second.games.len(), 8);
+    assert_eq!(second.games.iter().filter(|g| g.resumed).count(), written);
+    let games = games_of(&pgn);
+    assert_eq!(games.len(), 8);
+    let mut rounds: Vec<String> = games.iter().map(|g| g.tag("Round").unwrap_or("?").to_owned()).collect();
+    rounds.sort();
+    rounds.dedup();
+    assert_eq!(rounds.len(), 8, "every fixture once: {rounds:?}");
+    let played: u32 = second.standings.engines.iter().map(|e| e.games()).sum();
+    assert_eq!(played, 16, "the standings count the earlier games too");
+}
