@@ -302,3 +302,37 @@ fn a_stopped_run_resumes_without_losing_or_repeating_a_game() {
     let played: u32 = second.standings.engines.iter().map(|e| e.games()).sum();
     assert_eq!(played, 16, "the standings count the earlier games too");
 }
+
+/// The arbiter under TCEC's rules with the repository's 3- and 4-piece tables: a rook ending
+/// is adjudicated by Syzygy after the first move, in both games of the pair, for White.
+#[test]
+fn tcec_rules_adjudicate_tablebase_positions_in_a_match() {
+    use kibitz_engine::matches::Opening;
+    use kibitz_engine::tournament::{AdjudicationRules, SyzygyTables};
+    use std::sync::Arc;
+    let tables = Arc::new(SyzygyTables::open(data("syzygy")).expect("the repository's tables"));
+    let rules = AdjudicationRules::tcec();
+    let fen = |text: &str| Opening {
+        name: None,
+        game: GameRecord::from_position(
+            text.parse::<shakmaty::fen::Fen>()
+                .expect("FEN")
+                .into_position(shakmaty::CastlingMode::Standard)
+                .expect("legal"),
+        ),
+    };
+    let engines = vec![
+        EngineSpec::builtin("A", TimeControl::Depth(2)),
+        EngineSpec::builtin("B", TimeControl::Depth(2)),
+    ];
+    let mut setup = MatchSetup::new(engines, Format::Match);
+    setup.openings = OpeningSource::suite(vec![fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")], Order::Sequential, 0);
+    setup.adjudication = Arc::new(move || rules.adjudicator(Some(Arc::clone(&tables))));
+    let report = play(&setup);
+    assert_eq!(report.games.len(), 2);
+    for game in &report.games {
+        assert!(game.verdict.contains("Syzygy"), "adjudicated by the tables: {}", game.verdict);
+        assert!(game.record.len() <= 2, "at once, not played out: {} plies", game.record.len());
+        assert_eq!(game.result(), "1-0", "White has the rook");
+    }
+}
