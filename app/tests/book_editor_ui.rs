@@ -113,12 +113,7 @@ fn the_engine_in_play_follows_a_saved_edit_at_once() {
     h.run_steps(3);
     h.get_by_label("Play").click();
     h.run_steps(3);
-    h.get_by_label("Move").focus();
-    h.step();
-    h.get_by_label("Move").type_text("e4");
-    h.step();
-    h.key_press(egui::Key::Enter);
-    h.run_steps(2);
+    common::play_typed(&mut h, "e4");
     common::step_until(&mut h, "Kibitz's reply", |app| app.game().len() == 2);
     assert_eq!(h.state().game().san_moves()[1], "a6", "Kibitz plays the edited book");
 }

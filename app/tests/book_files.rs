@@ -191,12 +191,7 @@ fn kibitz_plays_from_another_book_also_after_a_restart() {
         h.get_by_label("White").click();
         h.get_by_label("Start").click();
         h.run_steps(3);
-        h.get_by_label("Move").focus();
-        h.step();
-        h.get_by_label("Move").type_text("e4");
-        h.step();
-        h.key_press(egui::Key::Enter);
-        h.run_steps(2);
+        common::play_typed(&mut h, "e4");
         common::step_until(&mut h, "Kibitz's reply", |app| app.game().len() == 2);
         assert_eq!(h.state().game().san_moves()[1], "a6", "Kibitz plays the other book {round}");
         // Start again in the same folder once the settings name the book.

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{NoFiles, new_game, step_until};
+use common::{NoFiles, new_game, play_typed, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use kibitz_app::{AppOptions, KibitzApp, Paths};
@@ -37,15 +37,6 @@ fn hint_text(h: &mut Harness<'_, KibitzApp>, prefix: &str) -> String {
         h.step();
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-}
-
-fn play_typed(h: &mut Harness<'_, KibitzApp>, san: &str) {
-    h.get_by_label("Move").focus();
-    h.step();
-    h.get_by_label("Move").type_text(san);
-    h.step();
-    h.key_press(egui::Key::Enter);
-    h.run_steps(2);
 }
 
 #[test]

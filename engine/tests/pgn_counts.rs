@@ -7,7 +7,7 @@ use std::fs;
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use kibitz_engine::{GameIndex, GameRecord, NodeId, PgnStats, pgn_stats_with, read_games};
+use kibitz_engine::{GameIndex, PgnStats, pgn_stats_with};
 use serde_json::Value;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data");
@@ -20,32 +20,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("pgn/edge/anastasian-lewis.pgn", "null move"),
     ("pgn/edge/sampleGameThrow.pgn", "Sf3"),
 ];
-
-/// The games, moves and broken games of `text` as `read_games` reads them into whole
-/// `GameRecord`s (`pgn_stats` replays them into bare positions; the two must agree).
-fn read_whole(text: &[u8]) -> PgnStats {
-    let moves = |game: &GameRecord| {
-        let mut stack = vec![NodeId::ROOT];
-        let mut count = 0;
-        while let Some(node) = stack.pop().and_then(|id| game.node(id)) {
-            count += node.children().len() as u64;
-            stack.extend_from_slice(node.children());
-        }
-        count
-    };
-    let mut stats = PgnStats::default();
-    for game in read_games(text) {
-        stats.games += 1;
-        match game {
-            Ok(game) => stats.moves += moves(&game),
-            Err(e) => {
-                stats.errors += 1;
-                stats.moves += e.partial.as_deref().map_or(0, moves);
-            }
-        }
-    }
-    stats
-}
 
 #[test]
 fn every_file_counts_as_python_chess_counts() {
@@ -66,7 +40,7 @@ fn every_file_counts_as_python_chess_counts() {
         let file = fs::File::open(&path).expect("a data file");
         let stats = pgn_stats_with(file, &mut |e| errors.push(e.clone())).expect("readable");
         let index = GameIndex::build(&path, &mut |_| ControlFlow::Continue(())).expect("indexable");
-        let read = read_whole(&fs::read(&path).expect("a data file"));
+        let read = PgnStats::of_read_games(&fs::read(&path).expect("a data file"));
         assert_eq!((index.len() as u64, read), (stats.games, stats), "{dest}: index, reader and stats");
         assert_eq!(stats.games, expected.games, "{dest}");
         assert!(errors.iter().all(|e| e.line > 0 && e.column > 0), "{dest}: unlocated errors {errors:?}");

@@ -59,6 +59,16 @@ pub fn app_in(root: &std::path::Path) -> Harness<'static, KibitzApp> {
     h
 }
 
+/// Types `san` into the Move box and presses Enter.
+pub fn play_typed(h: &mut Harness<'_, KibitzApp>, san: &str) {
+    h.get_by_label("Move").focus();
+    h.step();
+    h.get_by_label("Move").type_text(san);
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+}
+
 /// The app with its files in `root` and the game `pgn` opened (with "Open game") as a study.
 pub fn studied(root: &std::path::Path, pgn: &str) -> Harness<'static, KibitzApp> {
     std::fs::write(root.join("game.pgn"), pgn).expect("the test's folder is writable");

@@ -11,8 +11,8 @@ use crate::book::{Book, Journal, LearnedPosition, PositionTable, PostBook};
 use crate::fuzz::MAX_INPUT;
 use crate::player::{uci_wire, xboard_wire};
 use crate::{
-    Column, EpdTest, GameIndex, GameRecord, NodeId, PgnStats, Score, TimeControl, decode_pgn_text,
-    parse_line, parse_xboard_line, pgn_stats, read_games, read_pgn, write_pgn,
+    Column, EpdTest, GameIndex, GameRecord, PgnStats, Score, TimeControl, decode_pgn_text, parse_line,
+    parse_xboard_line, pgn_stats, read_games, read_pgn, write_pgn,
 };
 
 /// One parser under fuzzing.
@@ -106,29 +106,8 @@ fn pgn_index(input: &[u8]) {
 /// positions.
 fn pgn_stats_target(input: &[u8]) {
     let Ok(stats) = pgn_stats(input) else { return };
-    let mut read = PgnStats::default();
-    for game in read_games(input) {
-        read.games += 1;
-        match game {
-            Ok(game) => read.moves += tree_moves(&game),
-            Err(e) => {
-                read.errors += 1;
-                read.moves += e.partial.as_deref().map_or(0, tree_moves);
-            }
-        }
-    }
+    let read = PgnStats::of_read_games(input);
     assert_eq!(stats, read, "pgn_stats counts otherwise than read_games reads");
-}
-
-/// The moves of a game's tree: main line and variations.
-fn tree_moves(game: &GameRecord) -> u64 {
-    let mut stack = vec![NodeId::ROOT];
-    let mut count = 0;
-    while let Some(node) = stack.pop().and_then(|id| game.node(id)) {
-        count += node.children().len() as u64;
-        stack.extend_from_slice(node.children());
-    }
-    count
 }
 
 /// Every line as a FEN (whole, and its first four fields) and as an EPD test, and the whole

@@ -25,6 +25,38 @@ pub struct PgnStats {
     pub errors: u64,
 }
 
+impl PgnStats {
+    /// The same counts taken from the whole `GameRecord`s that [`read_games`](crate::read_games)
+    /// reads: slower than [`pgn_stats`], which must agree with it (the fuzzing and the tests
+    /// check that it does).
+    #[must_use]
+    pub fn of_read_games(input: &[u8]) -> PgnStats {
+        let mut stats = PgnStats::default();
+        for game in crate::read_games(input) {
+            stats.games += 1;
+            match game {
+                Ok(game) => stats.moves += tree_moves(&game),
+                Err(e) => {
+                    stats.errors += 1;
+                    stats.moves += e.partial.as_deref().map_or(0, tree_moves);
+                }
+            }
+        }
+        stats
+    }
+}
+
+/// The moves of a game's tree: main line and variations.
+fn tree_moves(game: &crate::GameRecord) -> u64 {
+    let mut stack = vec![crate::NodeId::ROOT];
+    let mut count = 0;
+    while let Some(node) = stack.pop().and_then(|id| game.node(id)) {
+        count += node.children().len() as u64;
+        stack.extend_from_slice(node.children());
+    }
+    count
+}
+
 impl fmt::Display for PgnStats {
     /// `games 1782 moves 159922 errors 0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
