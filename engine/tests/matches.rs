@@ -336,3 +336,36 @@ fn tcec_rules_adjudicate_tablebase_positions_in_a_match() {
         assert_eq!(game.result(), "1-0", "White has the rook");
     }
 }
+
+/// A knockout of four built-in engines at depths 1 to 4, seeded in that order: two
+/// semi-finals, a final and a match for third place, each at least two game pairs, the
+/// winner of each duel the one with more points; every game reaches the watcher.
+#[test]
+fn a_knockout_plays_semi_finals_a_final_and_a_match_for_third_place() {
+    use kibitz_engine::matches::run_knockout;
+    let engines = (1..=4).map(|d| EngineSpec::builtin(&format!("Depth{d}"), TimeControl::Depth(d))).collect();
+    let mut setup = MatchSetup::new(engines, Format::Match);
+    let suite = read_suite(&data("epd/wac.epd"), None).expect("WAC");
+    setup.openings = OpeningSource::suite(suite, Order::Random, 3);
+    setup.adjudication = move_limit(160);
+    let mut quiet = Quiet { cancel_after: None, seen: 0 };
+    let report = run_knockout(&setup, 2, &mut quiet, &AtomicBool::new(false)).expect("played");
+    assert_eq!(report.duels.len(), 4, "{report}");
+    // Seeds 1 v 4 and 2 v 3 (engine indices 0 v 3 and 1 v 2).
+    let firsts: Vec<_> = report.duels[..2].iter().map(|d| (d.high, d.low)).collect();
+    assert_eq!(firsts, [(0, Some(3)), (1, Some(2))]);
+    for duel in &report.duels {
+        assert!(duel.games >= 4 && duel.games % 2 == 0, "pairs in full: {duel:?}");
+        assert!(duel.points.0 != duel.points.1, "a duel ends decided: {duel:?}");
+        let (winner_points, loser_points) =
+            if duel.winner == duel.high { duel.points } else { (duel.points.1, duel.points.0) };
+        assert!(winner_points > loser_points, "{duel:?}");
+    }
+    let total: usize = report.duels.iter().map(|d| d.games).sum();
+    assert_eq!(quiet.seen, total, "the watcher saw every game");
+    let semi_winners: Vec<usize> = report.duels[..2].iter().map(|d| d.winner).collect();
+    assert!(report.champion.is_some_and(|c| semi_winners.contains(&c)));
+    let third = report.duels.iter().find(|d| d.third_place).expect("a match for third place");
+    assert!(!semi_winners.contains(&third.high) && third.low.is_some_and(|l| !semi_winners.contains(&l)));
+    assert_eq!(report.third, Some(third.winner));
+}

@@ -19,7 +19,7 @@ use clap::{Args, ValueEnum};
 use crate::conductor::{Adjudicator, MoveLimit};
 use crate::matches::{
     EngineSpec, FinishedGame, Flow, Format, MatchError, MatchSetup, OpeningSource, Order, Program, Standings,
-    Tally, Watcher, read_suite,
+    Tally, Watcher, read_suite, run_knockout,
 };
 use crate::runner::Patience;
 use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel, SyzygyTables};
@@ -133,6 +133,10 @@ enum FormatName {
     Gauntlet,
     /// Every engine against every other.
     Roundrobin,
+    /// The TCEC Cup knockout, engines seeded in the order given: each duel --rounds game
+    /// pairs in full (TCEC plays 4), then tiebreak pairs until one is decisive, shorter from
+    /// game 33; a match for third place. Each duel's games go to PGN files beside --pgnout.
+    Knockout,
 }
 
 /// `--adjudication`: a preset and its changes.
@@ -410,7 +414,8 @@ impl MatchArgs {
         let format = match self.format {
             FormatName::Match => Format::Match,
             FormatName::Gauntlet => Format::Gauntlet,
-            FormatName::Roundrobin => Format::RoundRobin,
+            // A knockout is played duel by duel, each a match (see `run`).
+            FormatName::Roundrobin | FormatName::Knockout => Format::RoundRobin,
         };
         let openings = match (&self.openings, &self.book) {
             (Some(path), _) => {
@@ -479,6 +484,25 @@ impl MatchArgs {
         let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
         let mut printer = Printer { names, tally: Tally::new(sprt) };
         let cancel = AtomicBool::new(false);
+        if self.format == FormatName::Knockout {
+            if self.resume || self.sprt().is_some() {
+                eprintln!("kibitz match: a knockout neither resumes nor runs an SPRT");
+                return ExitCode::from(2);
+            }
+            return match run_knockout(&setup, self.rounds.max(1), &mut printer, &cancel) {
+                Ok(report) => {
+                    println!();
+                    print!("{report}");
+                    let name = |i: Option<usize>| i.map_or("-".to_owned(), |i| printer.names[i].clone());
+                    println!("Winner: {}; third: {}", name(report.champion), name(report.third));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("kibitz match: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         match crate::matches::run(&setup, &mut printer, &cancel) {
             Ok(report) => {
                 let scheduled =
@@ -515,7 +539,7 @@ impl Printer {
             let score = if games == 0 { 0.0 } else { a.points() / f64::from(games) };
             println!(
                 "Score of {} vs {}: {} - {} - {}  [{score:.3}] {games}",
-                self.names[0], self.names[1], a.wins, b.wins, a.draws
+                a.name, b.name, a.wins, b.wins, a.draws
             );
         }
     }
