@@ -31,14 +31,20 @@ fn click(h: &mut Harness<'_, KibitzApp>, label: &str) {
     h.run_steps(4);
 }
 
+/// Settings without Kibitz's book or a clock in `root`, and a game to study there.
+fn without_book_or_clock(root: &std::path::Path) -> (Paths, std::path::PathBuf) {
+    let paths = Paths::under(root.to_path_buf());
+    write_atomic(&paths.settings_file(), br#"{"own_book": false, "clock": {"enabled": false}}"#)
+        .expect("settings");
+    let pgn = root.join("study.pgn");
+    std::fs::write(&pgn, "[Event \"Study\"]\n\n1. d4 d5 2. c4 e6 *\n").expect("a PGN file");
+    (paths, pgn)
+}
+
 #[test]
 fn the_play_game_waits_in_its_tab_while_a_game_is_studied() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let paths = Paths::under(dir.path().to_path_buf());
-    write_atomic(&paths.settings_file(), br#"{"own_book": false, "clock": {"enabled": false}}"#)
-        .expect("settings");
-    let pgn = dir.path().join("study.pgn");
-    std::fs::write(&pgn, "[Event \"Study\"]\n\n1. d4 d5 2. c4 e6 *\n").expect("a PGN file");
+    let (paths, pgn) = without_book_or_clock(dir.path());
     let options = AppOptions { paths, picker: Arc::new(FixedFile(pgn)), screenshot: None, open: None };
     let mut h = Harness::builder().with_size([1100.0, 760.0]).build_eframe(|cc| KibitzApp::new(cc, options));
     h.run_steps(2);
@@ -71,11 +77,7 @@ fn saved_moves(path: &std::path::Path) -> Vec<String> {
 #[test]
 fn a_kill_loses_neither_the_play_game_nor_the_study() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let paths = Paths::under(dir.path().to_path_buf());
-    write_atomic(&paths.settings_file(), br#"{"own_book": false, "clock": {"enabled": false}}"#)
-        .expect("settings");
-    let pgn = dir.path().join("study.pgn");
-    std::fs::write(&pgn, "[Event \"Study\"]\n\n1. d4 d5 2. c4 e6 *\n").expect("a PGN file");
+    let (paths, pgn) = without_book_or_clock(dir.path());
     let options = || AppOptions {
         paths: paths.clone(),
         picker: Arc::new(FixedFile(pgn.clone())),
