@@ -199,8 +199,9 @@ impl BookView {
         self.taught_job = Some(Job::spawn("kibitz-taught-games", wake, move |_| Ok(games.index())));
     }
 
-    /// Takes the background copy when it is ready.
-    fn take_copy(&mut self) {
+    /// Takes what the background jobs made once they are done: the index of the games that
+    /// taught the book, and the copy of the book.
+    fn poll_jobs(&mut self) {
         if let Some(outcome) = self.taught_job.as_mut().and_then(Job::try_finish) {
             self.taught = outcome.ok();
             self.taught_job = None;
@@ -329,7 +330,7 @@ impl BookView {
 
     /// Shows the panel.
     pub fn ui(&mut self, ui: &mut Ui, settings: &mut BookSettings, shelf: &Shelf<'_>) -> Option<BookRequest> {
-        self.take_copy();
+        self.poll_jobs();
         let mut request = None;
         ui.heading("Opening book");
         self.files_ui(ui, shelf, &mut request);

@@ -15,16 +15,6 @@ use kibitz_engine::{EngineConfig, NodeId, Protocol};
 /// White mates with Ra8#.
 const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
 
-/// Steps until a widget whose label contains `text` is shown.
-fn wait_for_label(h: &mut Harness<'_, KibitzApp>, text: &str) {
-    let start = Instant::now();
-    while h.query_all_by_label_contains(text).next().is_none() {
-        assert!(start.elapsed() < Duration::from_secs(30), "no '{text}' shown");
-        h.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// The labels of the first moves of the lines shown (`1. e4`, `1... e5`).
 fn first_moves(h: &Harness<'_, KibitzApp>, number: &str) -> Vec<String> {
     let mut labels: Vec<String> = h
@@ -55,20 +45,20 @@ fn analysis_finds_the_mate_and_a_clicked_move_plays_it() {
     h.get_by_label("Start analysis").click();
     h.run_steps(2);
     assert!(h.query_by_label("Stop analysis").is_some(), "the button turns into Stop");
-    wait_for_label(&mut h, "1. Ra8#");
+    common::wait_for_text(&mut h, "1. Ra8#");
     // The score from White's side, and the bar filled by it.
     assert!(h.query_by_label("#1").is_some(), "the score is written as a mate");
     assert!(h.query_by_label("Evaluation bar #1").is_some(), "the bar shows the mate");
     h.get_by_label("1. Ra8#").click();
     h.run_steps(3);
     assert_eq!(san_shown(&h), "Ra8#", "the clicked move was played");
-    wait_for_label(&mut h, "no legal move: checkmate");
+    common::wait_for_text(&mut h, "no legal move: checkmate");
     assert!(h.query_by_label("#1").is_none(), "no line in a mated position");
     // Back to the start: the engine analyses it again.
     h.key_press(egui::Key::ArrowLeft);
     h.run_steps(2);
     assert_eq!(h.state().current(), NodeId::ROOT);
-    wait_for_label(&mut h, "#1");
+    common::wait_for_text(&mut h, "#1");
     // A stops it; the lines stay.
     h.key_press(egui::Key::A);
     h.run_steps(2);
@@ -85,7 +75,7 @@ fn three_lines_follow_the_moves_and_space_plays_the_best() {
     h.run_steps(2);
     h.key_press(egui::Key::A);
     h.run_steps(2);
-    wait_for_label(&mut h, "1. ");
+    common::wait_for_text(&mut h, "1. ");
     let lines = h.get_by_label("Lines");
     lines.focus();
     h.run_steps(1);
@@ -158,14 +148,14 @@ fn a_second_engine_that_falls_over_is_reported_and_restarted() {
     h.run_steps(2);
     h.get_by_label("Crashy").click();
     h.run_steps(2);
-    wait_for_label(&mut h, "1. e4");
+    common::wait_for_text(&mut h, "1. e4");
     // Its third search makes it fall over; Kibitz's analysis goes on.
     for _ in 0..2 {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(2);
         std::thread::sleep(Duration::from_millis(100));
     }
-    wait_for_label(&mut h, "Crashy crashed");
+    common::wait_for_text(&mut h, "Crashy crashed");
     assert!(h.query_by_label("Stop analysis").is_some(), "analysis is still on");
     h.get_by_label("Restart").click();
     h.run_steps(2);

@@ -229,12 +229,7 @@ fn the_games_that_taught_a_move_are_listed_and_open_to_study() {
 
     let mut h = common::app_in(dir.path());
     h.get_by_label("Book").click();
-    let started = Instant::now();
-    while h.query_by_label("games that taught e4").is_none() {
-        assert!(started.elapsed() < Duration::from_secs(10), "the games that taught e4 are listed");
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    common::wait_for_text(&mut h, "games that taught e4");
     // The row grew by the button: let the panel settle before clicking.
     h.run_steps(10);
     h.get_by_label("games that taught e4").click();

@@ -13,17 +13,9 @@ use kibitz_app::KibitzApp;
 use kibitz_engine::{Book, book_key, encode_move};
 use shakmaty::{Chess, Position, san::San};
 
-/// Steps until a label containing `text` shows.
+/// Steps until a label or value containing `text` shows, and lets the panel settle.
 fn until_shown(h: &mut Harness<'_, KibitzApp>, text: &str) {
-    let started = Instant::now();
-    let shows = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
-        n.label().is_some_and(|l| l.contains(text)) || n.value().is_some_and(|v| v.contains(text))
-    };
-    while h.query_all_by(shows).next().is_none() {
-        assert!(started.elapsed() < Duration::from_secs(20), "waited for {text:?}");
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    common::wait_for_text(h, text);
     h.run_steps(3);
 }
 

@@ -1,6 +1,8 @@
 //! The study's tools: the evaluation graph under the board, the tags editor, the score
 //! breakdown and replacing a move, clicked through by their labels.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -260,25 +262,12 @@ fn the_score_asks_an_engine_for_its_own_evaluation() {
     click(&mut h, "Score");
     h.run_steps(10);
     click(&mut h, "Ask");
-    let started = std::time::Instant::now();
-    while h.query_by_label_contains("Final evaluation").is_none() {
-        assert!(started.elapsed() < std::time::Duration::from_secs(20), "Stockfish's eval is shown");
-        h.step();
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    common::wait_for_text(&mut h, "Final evaluation");
     assert!(h.query_by_label("Stockfish's evaluation:").is_some());
     // An engine without such a command: the dialog says so.
     // The dialog grew by the answer: let it settle before clicking.
     h.run_steps(10);
     click(&mut h, "No eval");
     click(&mut h, "Ask");
-    let started = std::time::Instant::now();
-    while h.query_by_label_contains("has no command that prints its evaluation").is_none() {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(20),
-            "the answer of an engine without eval"
-        );
-        h.step();
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    common::wait_for_text(&mut h, "has no command that prints its evaluation");
 }

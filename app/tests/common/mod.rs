@@ -59,6 +59,19 @@ pub fn app_in(root: &std::path::Path) -> Harness<'static, KibitzApp> {
     h
 }
 
+/// Steps until a widget whose label or value contains `text` is shown (at most 30 s).
+pub fn wait_for_text(h: &mut Harness<'_, KibitzApp>, text: &str) {
+    let start = Instant::now();
+    let shows = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        n.label().is_some_and(|l| l.contains(text)) || n.value().is_some_and(|v| v.contains(text))
+    };
+    while h.query_all_by(shows).next().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(30), "no '{text}' shown");
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Types `san` into the Move box and presses Enter.
 pub fn play_typed(h: &mut Harness<'_, KibitzApp>, san: &str) {
     h.get_by_label("Move").focus();

@@ -166,16 +166,15 @@ fn duel(
     let mut duel = Duel { round, high, low, points: (0.0, 0.0), games: 0, winner: high, third_place: false };
     let Some(low) = low else { return Ok(duel) };
     let mut relay = Relay { inner: watcher, stop: false };
-    let mut tiebreaks = 0;
-    loop {
-        let regular = duel.games == 0;
+    // The regular pairs first, then one tiebreak pair at a time.
+    for batch in 0..=MAX_TIEBREAK_PAIRS {
         let mut sub = setup.clone();
         sub.engines = vec![setup.engines[high].clone(), setup.engines[low].clone()];
         for engine in &mut sub.engines {
             engine.control = tiebreak_control(&engine.control, duel.games);
         }
         sub.format = Format::Match;
-        sub.rounds = if regular { pairs.max(1) } else { 1 };
+        sub.rounds = if batch == 0 { pairs.max(1) } else { 1 };
         sub.games = 2;
         sub.openings = skip_openings(&setup.openings, *opening);
         sub.resume = false;
@@ -187,22 +186,15 @@ fn duel(
         });
         let played = run(&sub, &mut relay, cancel)?;
         *opening += sub.rounds;
-        let [a, b] = [&played.standings.engines[0], &played.standings.engines[1]];
-        duel.points.0 += a.points();
-        duel.points.1 += b.points();
+        duel.points.0 += played.standings.engines[0].points();
+        duel.points.1 += played.standings.engines[1].points();
         duel.games += played.games.len();
         let stopped = relay.stop || cancel.load(Ordering::Relaxed) || !played.complete;
-        let decided = if regular {
-            // The regular pairs: a duel whose score differs is decided.
-            (duel.points.0 - duel.points.1).abs() > f64::EPSILON
-        } else {
-            // A tiebreak pair decides when it is decisive itself.
-            (a.points() - b.points()).abs() > f64::EPSILON
-        };
-        if stopped || decided || tiebreaks >= MAX_TIEBREAK_PAIRS {
+        // Every pair before a tiebreak pair was even, so the duel's score differs exactly when
+        // the regular pairs, or the last tiebreak pair, were decisive.
+        if stopped || (duel.points.0 - duel.points.1).abs() > f64::EPSILON {
             break;
         }
-        tiebreaks += usize::from(!regular);
     }
     duel.winner = if duel.points.1 > duel.points.0 { low } else { high };
     Ok(duel)
