@@ -41,17 +41,25 @@ impl Learning {
     pub fn load(paths: &Paths, settings: &Settings) -> (Learning, Vec<String>) {
         let mut files = paths.learning_files();
         let mut notices = Vec::new();
-        match &settings.play_book {
-            // Another book than its own is never moved aside: if it is damaged, Kibitz plays
-            // from its own, and the file stays as it is.
-            Some(path) if kibitz_engine::Book::load(path).is_ok() => files.book = path.clone(),
-            Some(path) => notices.push(format!(
-                "Kibitz could not read the book it played from, {}; it plays from its own book.",
-                path.display()
-            )),
-            None => {}
-        }
-        let (inner, set_aside) = kibitz_engine::Learning::load(files, switches(settings), DEFAULT_BOOK);
+        // Another book than its own is read once and never moved aside: if it is damaged,
+        // Kibitz plays from its own, and the file stays as it is.
+        let chosen = settings.play_book.as_ref().and_then(|path| match kibitz_engine::Book::load(path) {
+            Ok(book) => Some((path.clone(), book)),
+            Err(_) => {
+                notices.push(format!(
+                    "Kibitz could not read the book it played from, {}; it plays from its own book.",
+                    path.display()
+                ));
+                None
+            }
+        });
+        let (inner, set_aside) = match chosen {
+            Some((path, book)) => {
+                files.book = path;
+                kibitz_engine::Learning::load_with_book(files, switches(settings), book)
+            }
+            None => kibitz_engine::Learning::load(files, switches(settings), DEFAULT_BOOK),
+        };
         notices.extend(set_aside.iter().map(ToString::to_string));
         (Learning { inner }, notices)
     }

@@ -250,19 +250,45 @@ impl Learning {
         default_book: &[u8],
     ) -> (Learning, Vec<SetAside>) {
         let mut set_aside = Vec::new();
-        let mut refused = |part, path: &Path, error| {
-            set_aside.push(SetAside { part, error, kept_as: keep_bad(path) });
-        };
         let mut book = None;
         if files.book.exists() {
             match Book::load(&files.book) {
                 Ok(loaded) => book = Some(loaded),
                 Err(e) => {
-                    refused(LearnedPart::Book, &files.book, LearnedFileError::from(e).in_file(&files.book))
+                    let error = LearnedFileError::from(e).in_file(&files.book);
+                    set_aside.push(SetAside {
+                        part: LearnedPart::Book,
+                        error,
+                        kept_as: keep_bad(&files.book),
+                    });
                 }
             }
         }
         let book = book.or_else(|| Book::from_bytes(default_book).ok());
+        Learning::with_book(files, settings, book, set_aside)
+    }
+
+    /// As [`Learning::load`], with the book at `files.book` already read by the caller (a book
+    /// the user chose to play from, which is read once and never set aside).
+    #[must_use]
+    pub fn load_with_book(
+        files: LearningFiles,
+        settings: LearningSettings,
+        book: Book,
+    ) -> (Learning, Vec<SetAside>) {
+        Learning::with_book(files, settings, Some(book), Vec::new())
+    }
+
+    /// Loads the learned positions, the PostBook and the taught games beside `book`.
+    fn with_book(
+        files: LearningFiles,
+        settings: LearningSettings,
+        book: Option<Book>,
+        mut set_aside: Vec<SetAside>,
+    ) -> (Learning, Vec<SetAside>) {
+        let mut refused = |part, path: &Path, error| {
+            set_aside.push(SetAside { part, error, kept_as: keep_bad(path) });
+        };
         let mut data = LearnedData::default();
         if files.positions.exists()
             && let Err(e) = data.load_positions(&files.positions)
