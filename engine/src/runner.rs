@@ -71,6 +71,8 @@ pub struct GamePlan<'a> {
     pub patience: Patience,
     /// Set from another thread to abandon the game: it ends unfinished, `cancelled`.
     pub cancel: Option<&'a AtomicBool>,
+    /// Told of every move as it is played, with the conductor after it (a live board).
+    pub watch: Option<&'a dyn Fn(&Conductor, &MoveReport)>,
 }
 
 impl GamePlan<'_> {
@@ -86,6 +88,7 @@ impl GamePlan<'_> {
             draw_claims: false,
             patience: Patience::default(),
             cancel: None,
+            watch: None,
         }
     }
 }
@@ -190,6 +193,9 @@ pub fn conduct(players: ByColor<&dyn Player>, plan: GamePlan<'_>) -> PlayedGame 
         let side = conductor.to_move();
         let turn = turn(&mut conductor, *players.get(side), side, id, &waits, clock_started);
         clock_started = Instant::now();
+        if let (Some(watch), Some(report)) = (plan.watch, &turn.report) {
+            watch(&conductor, report);
+        }
         moves.extend(turn.report);
         let mut events = turn.events;
         if plan.draw_claims && !conductor.is_over() && conductor.game().claimable().is_some() {

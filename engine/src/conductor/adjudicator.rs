@@ -3,6 +3,7 @@
 
 use shakmaty::ByColor;
 
+use crate::tournament::Countdown;
 use crate::{Ending, GameRecord, Score, Termination};
 
 /// Decides, after every move, whether a game ends by an arbiter's rule.
@@ -13,6 +14,12 @@ pub trait Adjudicator: Send {
 
     /// Forgets what it saw after `plies` moves were taken back.
     fn take_back(&mut self, _plies: usize) {}
+
+    /// How far each of its counting rules is from ending the game, for a display (none by
+    /// default).
+    fn countdowns(&self) -> Vec<Countdown> {
+        Vec::new()
+    }
 }
 
 /// Scores a game still going after a number of plies as a draw (self-play's safety net).

@@ -86,6 +86,13 @@ impl Conductor {
         self
     }
 
+    /// How far each of the arbiter's counting rules is from ending the game (none without
+    /// an arbiter).
+    #[must_use]
+    pub fn countdowns(&self) -> Vec<crate::tournament::Countdown> {
+        self.adjudicator.as_ref().map(|a| a.countdowns()).unwrap_or_default()
+    }
+
     /// The game.
     #[must_use]
     pub fn game(&self) -> &GameRecord {

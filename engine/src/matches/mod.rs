@@ -17,6 +17,7 @@
 mod comment;
 mod engine;
 mod knockout;
+mod live;
 mod openings;
 mod overhead;
 mod pgn_out;
@@ -42,6 +43,7 @@ use crate::{GameRecord, PlayerFailure, Termination};
 pub use comment::MoveComment;
 pub use engine::{EngineSpec, Program};
 pub use knockout::{Duel, KnockoutReport, run_knockout, tiebreak_control};
+pub use live::{LiveEvent, LiveFeed, LiveMove};
 pub use openings::{Opening, OpeningSource, OpeningsError, Order, read_suite};
 pub use overhead::Overhead;
 pub use pgn_out::{GameTags, PgnLog, match_record};
@@ -91,6 +93,8 @@ pub struct MatchSetup {
     pub pgn_out: Option<PathBuf>,
     /// Resume the run whose games `pgn_out` holds: play only the missing games.
     pub resume: bool,
+    /// Where the games are shown as they are played, if anywhere.
+    pub live: Option<LiveFeed>,
 }
 
 impl MatchSetup {
@@ -112,6 +116,7 @@ impl MatchSetup {
             event: "Kibitz match".to_owned(),
             pgn_out: None,
             resume: false,
+            live: None,
         }
     }
 }
@@ -130,6 +135,7 @@ impl fmt::Debug for MatchSetup {
             .field("event", &self.event)
             .field("pgn_out", &self.pgn_out)
             .field("resume", &self.resume)
+            .field("live", &self.live.is_some())
             .finish_non_exhaustive()
     }
 }

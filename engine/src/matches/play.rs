@@ -15,10 +15,11 @@ use super::schedule::{Fixture, schedule};
 use super::seats::Seats;
 use super::verdict::verdict;
 use super::{
-    FinishedGame, Flow, MatchError, MatchReport, MatchSetup, Opening, Overhead, Program, Standings, Watcher,
+    FinishedGame, Flow, LiveEvent, LiveMove, MatchError, MatchReport, MatchSetup, Opening, Overhead, Program,
+    Standings, Watcher,
 };
 use crate::conductor::{Conductor, GameEvent};
-use crate::runner::{GamePlan, PlayedGame, Remark, conduct};
+use crate::runner::{GamePlan, MoveReport, PlayedGame, Remark, conduct};
 use crate::{Event, FailureKind, PlayerFailure};
 
 /// Plays the match `setup` describes, telling `watcher` of every game. Setting `cancel`
@@ -89,7 +90,7 @@ pub fn run(
     let mut overhead = Overhead::default();
     let mut failure = None;
     std::thread::scope(|scope| {
-        for _ in 0..setup.concurrency.clamp(1, remaining.max(1)) {
+        for board in 0..setup.concurrency.clamp(1, remaining.max(1)) {
             let tx = tx.clone();
             let (queue, stop) = (&queue, &stop);
             scope.spawn(move || {
@@ -100,7 +101,7 @@ pub fn run(
                     }
                     let Some(fixture) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
                     let opening = setup.openings.opening(fixture.opening);
-                    let played = play_fixture(setup, &mut seats, &fixture, &opening, cancel);
+                    let played = play_fixture(setup, &mut seats, (board, &fixture), &opening, cancel);
                     if tx.send((fixture, opening, played)).is_err() {
                         break;
                     }
@@ -193,12 +194,24 @@ fn check_programs(setup: &MatchSetup) -> Result<(), MatchError> {
 fn play_fixture(
     setup: &MatchSetup,
     seats: &mut Seats<'_>,
-    fixture: &Fixture,
+    (board, fixture): (usize, &Fixture),
     opening: &Opening,
     cancel: &AtomicBool,
 ) -> PlayedGame {
     let index = ByColor { white: fixture.white, black: fixture.black };
     let specs = index.map(|i| &setup.engines[i]);
+    if let Some(live) = &setup.live {
+        let names = specs.map(|s| s.name.clone());
+        let _ =
+            live.send(LiveEvent::Started { board, fixture: *fixture, names, opening: opening.game.clone() });
+    }
+    let watch = |conductor: &Conductor, report: &MoveReport| {
+        if let Some(live) = &setup.live
+            && let Some(moved) = LiveMove::of(board, *fixture, conductor, report)
+        {
+            let _ = live.send(LiveEvent::Moved(Box::new(moved)));
+        }
+    };
     let controls = specs.map(|s| s.control.clone());
     for side in [Color::White, Color::Black] {
         if let Err(failure) = seats.ready(*index.get(side)) {
@@ -222,6 +235,7 @@ fn play_fixture(
         draw_claims: setup.draw_claims,
         patience: setup.patience,
         cancel: Some(cancel),
+        watch: setup.live.is_some().then_some(&watch as &dyn Fn(&Conductor, &MoveReport)),
     };
     let played = conduct(ByColor { white, black }, plan);
     for side in [Color::White, Color::Black] {

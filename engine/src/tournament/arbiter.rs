@@ -43,12 +43,6 @@ impl Arbiter {
         &self.rules
     }
 
-    /// How far each score rule is from ending the game, after the last move seen.
-    #[must_use]
-    pub fn countdowns(&self) -> Vec<Countdown> {
-        self.rules.countdowns_of(&self.plies, &self.now)
-    }
-
     /// Brings the plies up to date with `game`, the mover of its last move having `score`.
     fn record(&mut self, game: &GameRecord, score: Option<Score>) {
         let len = game.len();
@@ -76,6 +70,11 @@ pub(crate) fn ply_of(game: &GameRecord, index: usize, score: Option<Score>) -> P
 }
 
 impl Adjudicator for Arbiter {
+    /// How far each score rule is from ending the game, after the last move seen.
+    fn countdowns(&self) -> Vec<Countdown> {
+        self.rules.countdowns_of(&self.plies, &self.now)
+    }
+
     fn adjudicate(&mut self, game: &GameRecord, scores: ByColor<Option<Score>>) -> Option<(Ending, String)> {
         if game.is_empty() {
             return None;
