@@ -51,6 +51,9 @@ impl Default for Patience {
     }
 }
 
+/// Told of every move of a game as it is played, with the conductor after it.
+pub type MoveWatch<'a> = &'a dyn Fn(&Conductor, &MoveReport);
+
 /// Everything about how one game is played.
 pub struct GamePlan<'a> {
     /// The opening: the game starts after its moves.
@@ -72,7 +75,7 @@ pub struct GamePlan<'a> {
     /// Set from another thread to abandon the game: it ends unfinished, `cancelled`.
     pub cancel: Option<&'a AtomicBool>,
     /// Told of every move as it is played, with the conductor after it (a live board).
-    pub watch: Option<&'a dyn Fn(&Conductor, &MoveReport)>,
+    pub watch: Option<MoveWatch<'a>>,
 }
 
 impl GamePlan<'_> {

@@ -28,7 +28,7 @@ pub enum LiveEvent {
         /// The engines, White's and Black's.
         names: ByColor<String>,
         /// The opening the game starts from.
-        opening: GameRecord,
+        opening: Box<GameRecord>,
     },
     /// An engine moved on `board`.
     Moved(Box<LiveMove>),
@@ -60,7 +60,7 @@ impl LiveMove {
         conductor: &Conductor,
         report: &MoveReport,
     ) -> Option<LiveMove> {
-        let mv = conductor.game().moves().last()?.clone();
+        let mv = *conductor.game().moves().last()?;
         let clocks = ByColor::new_with(|side: Color| {
             let clock = conductor.clock()?;
             matches!(clock.control(side), TimeControl::Clock { .. } | TimeControl::Sandclock(_))

@@ -19,7 +19,7 @@ use super::{
     Standings, Watcher,
 };
 use crate::conductor::{Conductor, GameEvent};
-use crate::runner::{GamePlan, MoveReport, PlayedGame, Remark, conduct};
+use crate::runner::{GamePlan, MoveReport, MoveWatch, PlayedGame, Remark, conduct};
 use crate::{Event, FailureKind, PlayerFailure};
 
 /// Plays the match `setup` describes, telling `watcher` of every game. Setting `cancel`
@@ -202,8 +202,12 @@ fn play_fixture(
     let specs = index.map(|i| &setup.engines[i]);
     if let Some(live) = &setup.live {
         let names = specs.map(|s| s.name.clone());
-        let _ =
-            live.send(LiveEvent::Started { board, fixture: *fixture, names, opening: opening.game.clone() });
+        let _ = live.send(LiveEvent::Started {
+            board,
+            fixture: *fixture,
+            names,
+            opening: Box::new(opening.game.clone()),
+        });
     }
     let watch = |conductor: &Conductor, report: &MoveReport| {
         if let Some(live) = &setup.live
@@ -235,7 +239,7 @@ fn play_fixture(
         draw_claims: setup.draw_claims,
         patience: setup.patience,
         cancel: Some(cancel),
-        watch: setup.live.is_some().then_some(&watch as &dyn Fn(&Conductor, &MoveReport)),
+        watch: setup.live.is_some().then_some(&watch as MoveWatch<'_>),
     };
     let played = conduct(ByColor { white, black }, plan);
     for side in [Color::White, Color::Black] {
