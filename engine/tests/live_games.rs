@@ -58,7 +58,7 @@ fn every_game_is_shown_move_by_move_with_clocks_and_countdowns() {
             LiveEvent::Moved(moved) => {
                 let (number, _) = boards.get(&moved.board).expect("a move on a board whose game started");
                 assert_eq!(*number, moved.fixture.number, "the board's game");
-                games.get_mut(number).expect("started").1.push(moved.mv.clone());
+                games.get_mut(number).expect("started").1.push(moved.mv);
                 let clocked = if moved.fixture.white == 1 { Color::White } else { Color::Black };
                 assert!(moved.clocks.get(clocked).is_some(), "the side on a clock shows its time");
                 assert!(moved.clocks.get(!clocked).is_none(), "the side on depth has no clock");
@@ -70,7 +70,7 @@ fn every_game_is_shown_move_by_move_with_clocks_and_countdowns() {
     assert_eq!(finished.0.len(), 4);
     for game in &finished.0 {
         let (opening, played) = &games[&game.fixture.number];
-        let shown: Vec<Move> = opening.iter().chain(played).cloned().collect();
+        let shown: Vec<Move> = opening.iter().chain(played).copied().collect();
         assert_eq!(game.record.moves(), shown.as_slice(), "game {} as shown", game.fixture.number);
         assert_eq!(played.len(), game.moves.len(), "one live move per engine move");
     }
