@@ -509,6 +509,10 @@ impl MatchArgs {
                     setup.rounds * setup.games * setup.format.encounters(setup.engines.len()).len();
                 println!();
                 print!("{}", report.standings);
+                if setup.engines.len() > 2 && setup.format == Format::RoundRobin {
+                    println!();
+                    print!("{}", report.standings.cross_table());
+                }
                 println!("{} against the others:", printer.names[0]);
                 println!("{}", printer.tally);
                 println!("{}", report.overhead);

@@ -50,7 +50,7 @@ pub use pgn_out::{GameTags, PgnLog, match_record};
 pub use play::run;
 pub use resume::{PlayedBefore, ResumeError, played_before};
 pub use schedule::{Fixture, Format, ScheduleError, schedule};
-pub use standings::{EngineScore, Standings};
+pub use standings::{CrossTable, EngineScore, Standings};
 pub use tally::Tally;
 pub use verdict::verdict;
 

@@ -47,11 +47,14 @@ impl EngineScore {
     }
 }
 
-/// Every engine's score, in the order the engines were given.
+/// Every engine's score, in the order the engines were given, and what each scored against
+/// each other.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Standings {
     /// The scores, by engine index.
     pub engines: Vec<EngineScore>,
+    /// `met[i][j]`: engine `i`'s half-points against engine `j`, and their games.
+    met: Vec<Vec<(u32, u32)>>,
 }
 
 impl Standings {
@@ -60,7 +63,21 @@ impl Standings {
     pub fn new(names: &[String]) -> Standings {
         Standings {
             engines: names.iter().map(|n| EngineScore { name: n.clone(), ..Default::default() }).collect(),
+            met: vec![vec![(0, 0); names.len()]; names.len()],
         }
+    }
+
+    /// Engine `i`'s points against engine `j`, and their games (`None`: they have not met).
+    #[must_use]
+    pub fn against(&self, i: usize, j: usize) -> Option<(f64, u32)> {
+        let &(half, games) = self.met.get(i)?.get(j)?;
+        (games > 0).then(|| (f64::from(half) / 2.0, games))
+    }
+
+    /// The cross table: each engine's points against each other, ranked.
+    #[must_use]
+    pub fn cross_table(&self) -> CrossTable<'_> {
+        CrossTable(self)
     }
 
     /// Counts a game between engines `white` and `black` (indices).
@@ -72,6 +89,16 @@ impl Standings {
         termination: Option<Termination>,
     ) {
         let side = |c: Color| if c == Color::White { white } else { black };
+        let white_half = match outcome {
+            KnownOutcome::Draw => 1,
+            KnownOutcome::Decisive { winner } => 2 * u32::from(winner == Color::White),
+        };
+        for (i, j, half) in [(white, black, white_half), (black, white, 2 - white_half)] {
+            if let Some(cell) = self.met.get_mut(i).and_then(|row| row.get_mut(j)) {
+                cell.0 += half;
+                cell.1 += 1;
+            }
+        }
         match outcome {
             KnownOutcome::Draw => {
                 for i in [white, black] {
@@ -133,6 +160,36 @@ impl fmt::Display for Standings {
     }
 }
 
+/// The cross table of a round robin: a row per engine, best first, with its points against
+/// each other (by rank) and its total.
+pub struct CrossTable<'a>(&'a Standings);
+
+impl fmt::Display for CrossTable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        let mut order: Vec<usize> = (0..s.engines.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(s.engines[i].half_points()));
+        let width = s.engines.iter().map(|e| e.name.chars().count()).max().unwrap_or(4).max(6);
+        write!(f, "{:>2}  {:<width$}", "", "Engine")?;
+        for rank in 1..=order.len() {
+            write!(f, "  {rank:>5}")?;
+        }
+        writeln!(f, "  {:>6}", "Points")?;
+        for (rank, &i) in order.iter().enumerate() {
+            write!(f, "{:>2}  {:<width$}", rank + 1, s.engines[i].name)?;
+            for &j in &order {
+                match s.against(i, j) {
+                    _ if i == j => write!(f, "  {:>5}", "*")?,
+                    Some((points, _)) => write!(f, "  {points:>5.1}")?,
+                    None => write!(f, "  {:>5}", "-")?,
+                }
+            }
+            writeln!(f, "  {:>6.1}", s.engines[i].points())?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,6 +206,12 @@ mod tests {
         assert_eq!((b.wins, b.losses, b.time_losses, b.abandoned), (0, 3, 1, 1));
         assert_eq!((c.wins, c.draws, c.games()), (1, 1, 2));
         assert_eq!(s.ranked().iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["A", "C", "B"]);
+        assert_eq!((s.against(0, 1), s.against(1, 0)), (Some((2.0, 2)), Some((0.0, 2))));
+        assert_eq!((s.against(0, 2), s.against(2, 1)), (Some((0.5, 1)), Some((1.0, 1))));
+        let cross = s.cross_table().to_string();
+        let rows: Vec<&str> = cross.lines().collect();
+        assert!(rows[1].contains('A') && rows[1].ends_with("  *    0.5    2.0     2.5"), "{cross}");
+        assert!(rows[3].contains('B') && rows[3].ends_with("0.0    0.0      *     0.0"), "{cross}");
         let table = s.to_string();
         assert!(
             table.lines().nth(1).is_some_and(|l| l.contains("A") && l.contains("2.5") && l.contains("83.3%")),
