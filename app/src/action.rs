@@ -142,6 +142,8 @@ pub enum Action {
     ShowAnnotate,
     /// Something the Book workspace asks (save the edited book).
     Book(crate::book_view::BookRequest),
+    /// A request of the Tournament workspace.
+    Tournament(crate::tournament::TournamentRequest),
     /// Ask for a hint (the first press shows the piece, the second the move).
     Hint,
     /// Open the study's tags editor.

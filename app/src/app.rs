@@ -42,11 +42,13 @@ use crate::side_panel::{EngineLine, PanelModel, SidePanel};
 use crate::table::{EngineSeat, News, Seat, Table};
 use crate::tags_panel::TagsDialog;
 use crate::test_suite::TestSuiteDialog;
+use crate::tournament::TournamentView;
 use crate::workspace::{Study, Workspace, workspace_tabs};
 
 mod analysis;
 mod book;
 mod hints;
+mod tournament;
 
 use analysis::board_with_bar;
 
@@ -116,6 +118,8 @@ pub struct KibitzApp {
     book: Option<BookView>,
     /// A book being read or written for the Book workspace, and what to do when it is done.
     book_job: Option<book::Running>,
+    /// The Tournament workspace: the tournament under way or run last.
+    tournament: TournamentView,
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
@@ -196,6 +200,7 @@ impl KibitzApp {
             hints: Hints::default(),
             book: None,
             book_job: None,
+            tournament: TournamentView::default(),
             learning,
             files,
             pieces: None,
@@ -320,6 +325,7 @@ impl KibitzApp {
         }
         self.hints.drain();
         self.poll_book_job();
+        self.tournament.poll();
         match self.learning.try_finish() {
             Some(Ok(learned)) if !learned.files.is_empty() => {
                 for (path, bytes) in learned.files {
@@ -370,6 +376,7 @@ impl KibitzApp {
                         dialog.path = path.display().to_string();
                     }
                 }
+                FileEvent::OpeningsPicked(path) => self.settings.tournament.openings = Some(path),
             }
         }
     }
@@ -704,6 +711,7 @@ impl KibitzApp {
             Action::ShowWorkspace(workspace) => self.show_workspace(workspace),
             Action::Analysis(action) => self.apply_analysis(action),
             Action::Book(request) => self.book_request(request),
+            Action::Tournament(request) => self.tournament_request(request),
             Action::Hint => self.hint(),
             Action::ShowNewGame => self.dialog = Some(Dialog::NewGame(NewGameDialog::new(&self.settings))),
             Action::CloseDialog => {
@@ -1244,6 +1252,12 @@ impl KibitzApp {
             workspace_tabs(ui, self.workspace, has_study, &mut actions);
         });
         egui::Panel::right("side-panel").resizable(true).default_size(340.0).min_size(260.0).show(ui, |ui| {
+            if self.workspace == Workspace::Tournament {
+                crate::side_panel::notices_ui(ui, &self.notices, &mut actions);
+                let form = self.tournament.form_ui(ui, &mut self.settings.tournament, &self.settings.engines);
+                actions.extend(form.map(Action::Tournament));
+                return;
+            }
             match self.book.as_mut().filter(|_| self.workspace == Workspace::Book) {
                 Some(book) => {
                     crate::side_panel::notices_ui(ui, &self.notices, &mut actions);
@@ -1260,6 +1274,10 @@ impl KibitzApp {
             }
         });
 
+        if self.workspace == Workspace::Tournament && self.tournament.is_running() {
+            // The clocks of the live boards run between the runner's news.
+            ctx.request_repaint_after(Duration::from_millis(100));
+        }
         if let Some(analysis) = analysis.as_deref_mut() {
             egui::Panel::bottom("analysis").resizable(true).default_size(150.0).min_size(60.0).show(
                 ui,
@@ -1305,7 +1323,11 @@ impl KibitzApp {
         let mut edited = None;
         let mut listed = None;
         egui::CentralPanel::default().show(ui, |ui| {
-            if let Some(list) = self.game_list.as_mut() {
+            if self.workspace == Workspace::Tournament {
+                if let Some(pieces) = &self.pieces {
+                    actions.extend(self.tournament.ui(ui, pieces).map(Action::Tournament));
+                }
+            } else if let Some(list) = self.game_list.as_mut() {
                 listed = list.ui(ui);
             } else if let Some(pieces) = &self.pieces {
                 match self.editor.as_mut() {
@@ -1407,6 +1429,9 @@ impl eframe::App for KibitzApp {
     }
 
     fn on_exit(&mut self) {
+        if let Some(running) = &self.tournament.running {
+            running.cancel();
+        }
         if self.settings != self.saved_settings
             && let Err(e) = kibitz_engine::write_atomic(&self.paths.settings_file(), &self.settings.to_json())
         {

@@ -110,6 +110,8 @@ pub enum FileEvent {
     EnginePicked(PathBuf),
     /// The user picked a test suite to run.
     SuitePicked(PathBuf),
+    /// The user picked a tournament's openings.
+    OpeningsPicked(PathBuf),
 }
 
 /// One piece of work for the writer thread: a failed write names its file and the error.
@@ -209,6 +211,12 @@ impl Files {
     pub fn pick_suite(&self) {
         let picker = self.picker.clone();
         self.spawn(move || picker.open_suite().map(FileEvent::SuitePicked));
+    }
+
+    /// Asks for a tournament's openings (an EPD or PGN suite), in the background.
+    pub fn pick_openings(&self) {
+        let picker = self.picker.clone();
+        self.spawn(move || picker.open_suite().map(FileEvent::OpeningsPicked));
     }
 
     /// Opens a file given on the command line or dropped on the window, in the background.

@@ -38,6 +38,7 @@ mod side_panel;
 mod table;
 mod tags_panel;
 mod test_suite;
+mod tournament;
 mod workspace;
 
 use std::sync::OnceLock;

@@ -8,6 +8,7 @@ use kibitz_engine::{BookSettings, EngineConfig, Level};
 use serde::{Deserialize, Serialize};
 
 use crate::clock_settings::ClockSettings;
+use crate::tournament::TournamentChoices;
 
 /// Which colour the player asks for in a new game.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,6 +64,8 @@ pub struct Settings {
     pub watch: [Option<String>; 2],
     /// How many hints a game against Kibitz allows (0: none), at most [`MAX_HINTS`].
     pub hints_per_game: u32,
+    /// The Tournament workspace's form.
+    pub tournament: TournamentChoices,
 }
 
 /// The most hints a game may allow.
@@ -90,6 +93,7 @@ impl Default for Settings {
             opponent: None,
             watch: [None, None],
             hints_per_game: 3,
+            tournament: TournamentChoices::default(),
         }
     }
 }
@@ -157,6 +161,7 @@ impl Settings {
         self.book = self.book.sanitized();
         self.policy = self.policy.sanitized();
         self.recent_books.truncate(MAX_RECENT_BOOKS);
+        self.tournament = self.tournament.sanitized();
         self
     }
 

@@ -1,7 +1,7 @@
 //! The app's workspaces: Play (a game against engines, or two engines playing) and Study (an
 //! opened game to browse, annotate and extend), each with its own game and place in it.
-//! Analysis is the Study workspace's panel. Book, Tournament and Tuning come as siblings: a new variant, its state and its
-//! panels, not new flags.
+//! Analysis is the Study workspace's panel. Book and Tournament are siblings (Tuning will be
+//! one): a variant, its state and its panels, not new flags.
 
 use egui::Ui;
 use kibitz_engine::{GameRecord, NodeId};
@@ -20,6 +20,8 @@ pub enum Workspace {
     Study,
     /// The player's opening book, to see and shape.
     Book,
+    /// Engines playing each other: matches, gauntlets, round robins and knockouts.
+    Tournament,
 }
 
 impl Workspace {
@@ -30,6 +32,7 @@ impl Workspace {
             Workspace::Play => "Play",
             Workspace::Study => "Study",
             Workspace::Book => "Book",
+            Workspace::Tournament => "Tournament",
         }
     }
 }
@@ -63,7 +66,7 @@ impl Study {
 /// The row of workspace tabs; a tab without content (no study open) is disabled.
 pub fn workspace_tabs(ui: &mut Ui, active: Workspace, has_study: bool, actions: &mut Vec<Action>) {
     ui.horizontal(|ui| {
-        for workspace in [Workspace::Play, Workspace::Study, Workspace::Book] {
+        for workspace in [Workspace::Play, Workspace::Study, Workspace::Book, Workspace::Tournament] {
             let enabled = workspace != Workspace::Study || has_study;
             let tab =
                 ui.add_enabled(enabled, egui::Button::selectable(active == workspace, workspace.label()));

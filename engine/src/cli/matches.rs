@@ -19,7 +19,7 @@ use clap::{Args, ValueEnum};
 use crate::conductor::{Adjudicator, MoveLimit};
 use crate::matches::{
     EngineSpec, FinishedGame, Flow, Format, MatchError, MatchSetup, OpeningSource, Order, Program, Standings,
-    Tally, Watcher, read_suite, run_knockout,
+    Tally, Watcher, read_suite, run_knockout, unique_names,
 };
 use crate::runner::Patience;
 use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel, SyzygyTables};
@@ -363,18 +363,6 @@ fn engine_spec(words: &[String], default_tc: Option<&TimeControl>) -> Result<Eng
         (None, None) => return Err(SpecError::NoTimeControl(name)),
     };
     Ok(EngineSpec { name, program, options, control, limits })
-}
-
-/// Gives engines of the same name a number (`Kibitz`, `Kibitz 2`).
-fn unique_names(specs: &mut [EngineSpec]) {
-    for i in 1..specs.len() {
-        let base = specs[i].name.clone();
-        let mut n = 1;
-        while specs[..i].iter().any(|s| s.name == specs[i].name) {
-            n += 1;
-            specs[i].name = format!("{base} {n}");
-        }
-    }
 }
 
 impl MatchArgs {

@@ -103,3 +103,16 @@ impl EngineSpec {
         }
     }
 }
+
+/// Gives engines of the same name a number (`Kibitz`, `Kibitz 2`), so that every name in a
+/// match is unique.
+pub fn unique_names(specs: &mut [EngineSpec]) {
+    for i in 1..specs.len() {
+        let base = specs[i].name.clone();
+        let mut n = 1;
+        while specs[..i].iter().any(|s| s.name == specs[i].name) {
+            n += 1;
+            specs[i].name = format!("{base} {n}");
+        }
+    }
+}

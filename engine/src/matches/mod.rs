@@ -41,7 +41,7 @@ use crate::runner::{MoveReport, Patience};
 use crate::{GameRecord, PlayerFailure, Termination};
 
 pub use comment::MoveComment;
-pub use engine::{EngineSpec, Program};
+pub use engine::{EngineSpec, Program, unique_names};
 pub use knockout::{Duel, KnockoutReport, run_knockout, tiebreak_control};
 pub use live::{LiveEvent, LiveFeed, LiveMove};
 pub use openings::{Opening, OpeningSource, OpeningsError, Order, read_suite};
