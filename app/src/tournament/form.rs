@@ -26,7 +26,7 @@ pub fn form_ui(
             let label = ui.label("Time control");
             ui.text_edit_singleline(&mut choices.control)
                 .labelled_by(label.id)
-                .on_hover_text("10+0.1 (minutes+seconds), 40/60, st 1 (seconds a move), sd 8 (depth)");
+                .on_hover_text("PGN notation in seconds: 60+0.5 (a minute, half a second a move), 40/300; or st 1 (a second a move), sd 8 (depth 8)");
         });
         ui.horizontal_wrapped(|ui| {
             ui.label("Format");
@@ -88,7 +88,7 @@ fn entrants_ui(ui: &mut Ui, choices: &mut TournamentChoices, engines: &[EngineCo
         ui.horizontal(|ui| {
             let name = entrant.label();
             ui.label(format!("{}. {name}", i + 1));
-            if i > 0 && ui.small_button("⏶").on_hover_text("Seed higher").clicked() {
+            if i > 0 && ui.small_button("Up").on_hover_text("Seed higher").clicked() {
                 up = Some(i);
             }
             let remove_button = ui.small_button("×").on_hover_text(format!("Remove {name}"));

@@ -1,0 +1,85 @@
+//! The Tournament workspace, clicked through: a round robin chosen in the form is played
+//! with its games in a PGN that opens to study; live boards show the rules' countdowns; a
+//! cancelled tournament resumes to exactly its games; an engine that crashes loses its games
+//! while the tournament goes on.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{app_in, step_until, wait_for_text};
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kibitz_app::{KibitzApp, Paths, Workspace};
+use kibitz_engine::{GameRecord, read_games, write_atomic};
+
+/// The app in `root` with `settings` (JSON) written before it starts, on the Tournament tab.
+fn tournament_app(root: &Path, settings: &str) -> Harness<'static, KibitzApp> {
+    write_atomic(&Paths::under(root.to_path_buf()).settings_file(), settings.as_bytes()).expect("settings");
+    let mut h = app_in(root);
+    h.get_by_label("Tournament").click();
+    h.run_steps(10);
+    h
+}
+
+/// Replaces the time control typed in the form.
+fn type_control(h: &mut Harness<'_, KibitzApp>, control: &str) {
+    h.get_by_label("Time control").focus();
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Time control").type_text(control);
+    h.run_steps(2);
+}
+
+fn click(h: &mut Harness<'_, KibitzApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(4);
+}
+
+/// The games of the one tournament PGN under `root`.
+fn tournament_games(root: &Path) -> Vec<GameRecord> {
+    let folder = root.join("data").join("tournaments");
+    let files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .expect("the tournaments folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    assert_eq!(files.len(), 1, "one tournament, one PGN: {files:?}");
+    let bytes = std::fs::read(&files[0]).expect("the PGN");
+    read_games(&bytes).map(|g| g.expect("every game reads")).collect()
+}
+
+#[test]
+fn a_round_robin_from_the_form_is_played_and_its_games_open_to_study() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = tournament_app(dir.path(), r#"{"own_book": false, "tournament": {"pairs": 1}}"#);
+    click(&mut h, "Kibitz (Beginner)");
+    assert!(h.query_by_label("Remove Kibitz (Beginner)").is_some(), "a third engine");
+    type_control(&mut h, "sd 2");
+    click(&mut h, "Round robin");
+    click(&mut h, "Start");
+    wait_for_text(&mut h, "Tournament over: 6 games.");
+
+    let games = tournament_games(dir.path());
+    assert_eq!(games.len(), 6, "three engines, one pair each encounter");
+    for engine in ["Kibitz (Strong)", "Kibitz (Club)", "Kibitz (Beginner)"] {
+        let played = games.iter().filter(|g| g.tag("White") == Some(engine) || g.tag("Black") == Some(engine));
+        assert_eq!(played.count(), 4, "{engine} plays each other twice");
+    }
+    assert!(
+        games.iter().all(|g| matches!(g.tag("Result"), Some("1-0" | "0-1" | "1/2-1/2"))),
+        "every game has its result"
+    );
+    assert!(h.query_by_label("Cross table").is_some());
+
+    click(&mut h, "Open game 3");
+    step_until(&mut h, "the study", |app| app.workspace() == Workspace::Study);
+    // One game at a time: the PGN holds the games in the order of the schedule.
+    assert_eq!(h.state().game().moves(), games[2].moves(), "game 3 opens with its moves");
+
+    h.get_by_label("Tournament").click();
+    h.run_steps(4);
+    click(&mut h, "Open all games");
+    wait_for_text(&mut h, "tournament-");
+}
