@@ -64,7 +64,8 @@ fn a_round_robin_from_the_form_is_played_and_its_games_open_to_study() {
     let games = tournament_games(dir.path());
     assert_eq!(games.len(), 6, "three engines, one pair each encounter");
     for engine in ["Kibitz (Strong)", "Kibitz (Club)", "Kibitz (Beginner)"] {
-        let played = games.iter().filter(|g| g.tag("White") == Some(engine) || g.tag("Black") == Some(engine));
+        let played =
+            games.iter().filter(|g| g.tag("White") == Some(engine) || g.tag("Black") == Some(engine));
         assert_eq!(played.count(), 4, "{engine} plays each other twice");
     }
     assert!(
@@ -82,4 +83,56 @@ fn a_round_robin_from_the_form_is_played_and_its_games_open_to_study() {
     h.run_steps(4);
     click(&mut h, "Open all games");
     wait_for_text(&mut h, "tournament-");
+}
+
+#[test]
+fn live_boards_count_down_and_a_cancelled_tournament_resumes_to_exactly_its_games() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = tournament_app(dir.path(), r#"{"own_book": false}"#);
+    type_control(&mut h, "st 0.05");
+    click(&mut h, "Match");
+    click(&mut h, "Start");
+    // A live board: the game, its engines and TCEC's countdowns.
+    wait_for_text(&mut h, "TCEC draw rule: ");
+    wait_for_text(&mut h, "TCEC win rule: ");
+    assert!(h.query_by_label_contains("Game 1").is_some(), "the first game is on its board");
+    click(&mut h, "Cancel tournament");
+    wait_for_text(&mut h, "Stopped after");
+    let before = tournament_games(dir.path()).len();
+    assert!(before < 4, "stopped before the end");
+
+    click(&mut h, "Resume");
+    wait_for_text(&mut h, "Tournament over: 4 games.");
+    let games = tournament_games(dir.path());
+    let mut rounds: Vec<&str> = games.iter().filter_map(|g| g.tag("Round")).collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, ["1.1", "1.2", "2.1", "2.2"], "two pairs, none lost or played twice");
+}
+
+fn script(name: &str) -> String {
+    format!("{}/../engine/tests/engines/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn an_engine_that_crashes_loses_its_games_and_the_tournament_goes_on() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let settings = format!(
+        r#"{{"own_book": false,
+            "engines": [{{"name": "Crashy", "path": "{}", "protocol": "uci"}}],
+            "tournament": {{"entrants": [{{"kibitz": "beginner"}}], "control": "st 0.05", "pairs": 1}}}}"#,
+        script("crash-at-third-go")
+    );
+    let mut h = tournament_app(dir.path(), &settings);
+    click(&mut h, "Crashy");
+    click(&mut h, "Match");
+    click(&mut h, "Start");
+    wait_for_text(&mut h, "Tournament over: 2 games.");
+    let games = tournament_games(dir.path());
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        let kibitz_won = if game.tag("White") == Some("Crashy") { "0-1" } else { "1-0" };
+        assert_eq!(game.tag("Result"), Some(kibitz_won));
+        assert_eq!(game.tag("Termination"), Some("abandoned"));
+    }
+    wait_for_text(&mut h, "disconnects");
 }

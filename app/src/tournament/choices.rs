@@ -206,7 +206,10 @@ mod tests {
     fn the_form_describes_engines_or_says_what_is_missing() {
         let mut choices = TournamentChoices::default();
         let specs = choices.engines(&[]).expect("two levels of Kibitz");
-        assert_eq!(specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["Kibitz (Strong)", "Kibitz (Club)"]);
+        assert_eq!(
+            specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+            ["Kibitz (Strong)", "Kibitz (Club)"]
+        );
         assert_eq!(specs[1].limits, Level::Club.limits(), "a level keeps its limits within the clock");
 
         choices.entrants.push(Entrant::Kibitz(Level::Club));

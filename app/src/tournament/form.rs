@@ -141,7 +141,10 @@ fn openings_ui(ui: &mut Ui, choices: &mut TournamentChoices, request: &mut Optio
         }
     });
     ui.horizontal(|ui| {
-        if ui.button("Choose openings…").on_hover_text("An EPD or PGN suite; each opening is played twice").clicked()
+        if ui
+            .button("Choose openings…")
+            .on_hover_text("An EPD or PGN suite; each opening is played twice")
+            .clicked()
         {
             *request = Some(TournamentRequest::PickOpenings);
         }
@@ -164,6 +167,8 @@ fn rules_words(rules: RulesChoice) -> &'static str {
         RulesChoice::Fishtest => {
             "Resign after 3 moves at 6.00 or worse by both; draw from move 34 after 8 moves within 0.20"
         }
-        RulesChoice::None => "Games are played out (threefold repetition and the fifty-move rule still end them)",
+        RulesChoice::None => {
+            "Games are played out (threefold repetition and the fifty-move rule still end them)"
+        }
     }
 }

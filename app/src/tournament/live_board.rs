@@ -141,7 +141,8 @@ mod tests {
 
     #[test]
     fn countdowns_read_as_words() {
-        let c = Countdown { rule: "TCEC draw rule".into(), counted: 6, needed: 10, plies_left: 4, favours: None };
+        let c =
+            Countdown { rule: "TCEC draw rule".into(), counted: 6, needed: 10, plies_left: 4, favours: None };
         assert_eq!(countdown_words(&c), "TCEC draw rule: 6 of 10 plies, 4 to go");
         let win = Countdown { rule: "TCEC win rule".into(), favours: Some(Color::Black), ..c };
         assert_eq!(countdown_words(&win), "TCEC win rule for Black: 6 of 10 plies, 4 to go");

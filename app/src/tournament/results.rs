@@ -5,9 +5,9 @@
 use egui::{Grid, RichText, Ui};
 use kibitz_engine::matches::{KnockoutReport, Standings};
 
+use super::TournamentRequest;
 use super::choices::FormatChoice;
 use super::running::{Ending, Running};
-use super::TournamentRequest;
 
 /// `Game 3 of 8 · 2:14`, or how the run ended.
 pub fn progress_ui(ui: &mut Ui, running: &Running) {
@@ -56,12 +56,7 @@ pub fn results_ui(ui: &mut Ui, running: &Running) -> Option<TournamentRequest> {
     ui.horizontal(|ui| {
         ui.label(RichText::new("Games").strong());
         let written = !running.games.is_empty() && running.pgn.exists();
-        if written
-            && ui
-                .button("Open all games")
-                .on_hover_text(running.pgn.display().to_string())
-                .clicked()
-        {
+        if written && ui.button("Open all games").on_hover_text(running.pgn.display().to_string()).clicked() {
             request = Some(TournamentRequest::OpenGames(running.pgn.clone()));
         }
     });
@@ -76,7 +71,13 @@ pub fn results_ui(ui: &mut Ui, running: &Running) -> Option<TournamentRequest> {
             {
                 request = Some(TournamentRequest::OpenGame(Box::new(game.record.clone())));
             }
-            ui.label(format!("{number}. {} – {}  {}  {{{}}}", game.white, game.black, game.result(), game.verdict));
+            ui.label(format!(
+                "{number}. {} – {}  {}  {{{}}}",
+                game.white,
+                game.black,
+                game.result(),
+                game.verdict
+            ));
         });
     }
     request

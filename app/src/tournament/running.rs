@@ -11,8 +11,8 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use kibitz_engine::conductor::Adjudicator;
 use kibitz_engine::matches::{
-    FinishedGame, Flow, KnockoutReport, LiveEvent, MatchSetup, OpeningSource, Order, Standings, Tally, Watcher,
-    read_suite, run, run_knockout,
+    FinishedGame, Flow, KnockoutReport, LiveEvent, MatchSetup, OpeningSource, Order, Standings, Tally,
+    Watcher, read_suite, run, run_knockout,
 };
 
 use super::choices::{FormatChoice, TournamentChoices};
