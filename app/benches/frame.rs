@@ -152,6 +152,44 @@ fn main() {
     if selected("book") {
         book_frames();
     }
+    if selected("tournament") {
+        tournament_frames();
+    }
+}
+
+/// Frames measured in the `tournament` case.
+const TOURNAMENT_FRAMES: usize = 1000;
+
+/// Frames of the Tournament workspace while a round robin of four levels of Kibitz plays two
+/// games at once: two live boards, the table, the cross table and the games so far.
+fn tournament_frames() {
+    let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-tournament-{}", std::process::id()));
+    let paths = Paths::under(dir.clone());
+    let settings = br#"{"own_book": false, "tournament": {"entrants": [{"kibitz": "strong"},
+        {"kibitz": "club"}, {"kibitz": "casual"}, {"kibitz": "beginner"}], "control": "st 0.05",
+        "format": "roundrobin", "pairs": 4, "concurrency": 2, "rules": "tcec"}}"#;
+    kibitz_engine::write_atomic(&paths.settings_file(), settings).expect("settings");
+    let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None, open: None };
+    let mut h = Harness::builder().with_size([1280.0, 800.0]).build_eframe(|cc| KibitzApp::new(cc, options));
+    h.run_steps(2);
+    h.get_by_label("Tournament").click();
+    h.run_steps(10);
+    h.get_by_label("Start").click();
+    h.run_steps(2);
+    // Let some games end, so that the table and the list have rows.
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(10) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    report(
+        &format!("tournament, two live boards and {TOURNAMENT_FRAMES} frames while the games go on:"),
+        &measure(&mut h, TOURNAMENT_FRAMES),
+    );
+    h.get_by_label("Cancel tournament").click();
+    h.run_steps(2);
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Opens the book `book.kbook` of its folder; writes books nowhere.

@@ -60,7 +60,7 @@ pub fn results_ui(ui: &mut Ui, running: &Running) -> Option<TournamentRequest> {
             request = Some(TournamentRequest::OpenGames(running.pgn.clone()));
         }
     });
-    for game in running.games.iter().rev() {
+    for game in running.games.iter().rev().take(GAMES_SHOWN) {
         ui.horizontal(|ui| {
             let number = game.fixture.number;
             if ui
@@ -80,8 +80,17 @@ pub fn results_ui(ui: &mut Ui, running: &Running) -> Option<TournamentRequest> {
             ));
         });
     }
+    if running.games.len() > GAMES_SHOWN {
+        ui.label(format!(
+            "… and {} earlier games: Open all games lists them.",
+            running.games.len() - GAMES_SHOWN
+        ));
+    }
     request
 }
+
+/// How many of the latest games the list shows (a long tournament's are all in its PGN).
+const GAMES_SHOWN: usize = 50;
 
 /// Gives a response an accessible name of its own (a short button's label is a symbol).
 trait Labeled {
