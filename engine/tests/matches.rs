@@ -201,6 +201,42 @@ fn misbehaving_engines_lose_their_games_and_the_event_goes_on() {
     );
 }
 
+/// Mixed controls: Kibitz's engine on a one-second clock, each move held back 0.3 s, against
+/// the built-in engine at depth 1 without a clock. The clocked engine loses on time in both
+/// games of the pair; the other, which has no clock, is never flagged.
+#[test]
+fn the_engine_on_a_clock_loses_on_time_against_one_without() {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/slow-to-move");
+    let config = EngineConfig {
+        name: "Slow".to_owned(),
+        path: script,
+        args: vec![env!("CARGO_BIN_EXE_kibitz-engine").to_owned(), "0.3".to_owned()],
+        protocol: Some(Protocol::Uci),
+        ..Default::default()
+    };
+    let clock = TimeControl::sudden_death(Duration::from_secs(1), Duration::ZERO);
+    let engines =
+        vec![EngineSpec::external(config, clock), EngineSpec::builtin("Depth1", TimeControl::Depth(1))];
+    let mut setup = MatchSetup::new(engines, Format::Match);
+    setup.adjudication = move_limit(200);
+    let pgn = temp_pgn("mixed");
+    setup.pgn_out = Some(pgn.clone());
+    let report = play(&setup);
+    assert_eq!(report.games.len(), 2);
+    let [slow, depth] = [&report.standings.engines[0], &report.standings.engines[1]];
+    assert_eq!((slow.losses, slow.time_losses), (2, 2), "{}", report.standings);
+    assert_eq!(depth.time_losses, 0);
+    for game in &games_of(&pgn) {
+        assert_eq!(game.tag("Termination"), Some("time forfeit"));
+        let slow_is_white = game.tag("White") == Some("Slow");
+        let (slow_tc, depth_tc) = if slow_is_white { ("White", "Black") } else { ("Black", "White") };
+        assert_eq!(game.tag(&format!("{slow_tc}TimeControl")), Some("1"), "each side's own control");
+        assert_eq!(game.tag(&format!("{depth_tc}TimeControl")), Some("-"));
+        assert_eq!(game.result(), if slow_is_white { "0-1" } else { "1-0" });
+        assert!(game.len() >= 2, "a few moves were made before the flag fell: {:?}", game.san_moves());
+    }
+}
+
 #[test]
 fn a_search_that_never_ends_without_a_clock_is_stopped_and_lost() {
     let engines = vec![
