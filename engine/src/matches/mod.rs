@@ -16,6 +16,7 @@
 
 mod comment;
 mod engine;
+mod hall;
 mod knockout;
 mod openings;
 mod overhead;
@@ -41,7 +42,7 @@ use crate::{GameRecord, PlayerFailure, Termination};
 
 pub use comment::MoveComment;
 pub use engine::{EngineSpec, Program};
-pub use knockout::{Duel, KnockoutReport, run_knockout, tiebreak_control};
+pub use knockout::{Duel, KnockoutPlan, KnockoutReport, run_knockout, tiebreak_control};
 pub use openings::{Opening, OpeningSource, OpeningsError, Order, read_suite};
 pub use overhead::Overhead;
 pub use pgn_out::{GameTags, PgnLog, match_record};
