@@ -32,9 +32,12 @@ option.NAME=VALUE tc=CONTROL st=SECONDS depth=PLIES nodes=N level=beginner|casua
 book=FILE (level and book: the built-in engine only). An engine without tc= plays at --tc; depth= \
 and nodes= limit each search within it, or alone.\n\nOne line per finished game, `Finished game N \
 (White vs Black): RESULT {how}`, then the results table; the last line is `games PLAYED of \
-SCHEDULED`. A stopped run (Ctrl-C, a crash: the games under way are lost) is finished with \
---resume and the same options and --pgnout. Exit code 2 for a setup that cannot be played, 1 when \
-the PGN cannot be written.")]
+SCHEDULED`. A knockout (--format knockout) ends with the bracket, a line per duel, and `Winner: \
+NAME; third: NAME`; its games go to the one --pgnout, each tagged Round \"round.duel.game\" (1.3.2: \
+round 1, its third duel, the duel's second game; the final is duel 1 of the last round, the match \
+for third place duel 2). A stopped run (Ctrl-C, a crash: the games under way are lost) is \
+finished with --resume and the same options and --pgnout. Exit code 2 for a setup that cannot \
+be played, 1 when the PGN cannot be written.")]
 pub struct MatchArgs {
     /// An engine, as `key=value` words in one argument (`--engine "cmd=builtin depth=2"`);
     /// repeat --engine for each engine.
@@ -96,7 +99,7 @@ pub struct MatchArgs {
     /// (normalized Elo, as fastchess and fishtest). The run stops once it decides.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1.., value_parser = parse_sprt_words)]
     sprt: Vec<Vec<(SprtKey, f64)>>,
-    /// Appends every game to this PGN file as it ends.
+    /// Appends every game to this PGN file as it ends (a knockout's too, all in this file).
     #[arg(long = "pgnout", value_name = "FILE")]
     pgn_out: Option<PathBuf>,
     /// Finishes the run whose games --pgnout holds: plays only the missing games.
@@ -706,5 +709,24 @@ mod tests {
         .map(|_| ())
         .expect_err("unreadable suite");
         assert!(missing.contains("/no/such.epd"), "{missing}");
+    }
+
+    #[test]
+    fn a_knockout_takes_a_book_a_round_in_random_order() {
+        let wac = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/epd/wac.epd");
+        let lines = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/openings/2moves_v2.pgn");
+        let base = ["--engine", "cmd=builtin depth=1", "--engine", "cmd=builtin depth=2"];
+        let two = [&base[..], &["--openings", wac, "--openings", lines]].concat();
+        let refused = parse(&two).expect("parsed").setup().map(|_| ()).expect_err("a round robin");
+        assert!(refused.contains("knockout"), "{refused}");
+        let knockout = [&two[..], &["--format", "knockout"]].concat();
+        let (setup, books) = parse(&knockout).expect("parsed").setup().expect("a knockout");
+        assert_eq!(books.len(), 2);
+        let first = |source: &OpeningSource| source.opening(0).name.unwrap_or_default();
+        assert!(first(&books[0]).starts_with("WAC.") && first(&setup.openings).starts_with("WAC."));
+        assert_ne!(first(&books[0]), "WAC.001", "shuffled: TCEC's rule 4.i");
+        let in_order = [&knockout[..], &["--order", "sequential"]].concat();
+        let (_, books) = parse(&in_order).expect("parsed").setup().expect("a knockout");
+        assert_eq!(first(&books[0]), "WAC.001");
     }
 }

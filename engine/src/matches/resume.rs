@@ -1,7 +1,9 @@
 //! Resuming a stopped match from its PGN: each game there is matched to its fixture by its
 //! `Round` tag (`round.game`) and checked against the fixture's White and Black, so the run
 //! plays exactly the games that are missing, none twice. A last game torn by a crash while
-//! it was being written is dropped (and cut from the file), and played again.
+//! it was being written is dropped (and cut from the file), and played again. A knockout,
+//! whose fixtures come round by round, matches the games read back as it goes (see
+//! `knockout/replay.rs`).
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -167,6 +167,11 @@ mod tests {
         let openings: Vec<usize> = fixtures.iter().map(|f| f.opening).collect();
         assert_eq!(openings, [0, 0, 1, 1, 2, 2]);
         assert_eq!(fixtures[3].round_tag(), "2.2");
+        assert_eq!(
+            Fixture { duel: Some(3), ..fixtures[3] }.round_tag(),
+            "2.3.2",
+            "a knockout's round.duel.game"
+        );
         assert_eq!(fixtures.iter().map(|f| f.number).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
     }
 
