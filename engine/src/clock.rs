@@ -147,11 +147,24 @@ impl Clock {
         self.controls.get(side)
     }
 
-    /// Whether the sides' clocks count down at all (the controls are clocks, not depths or
-    /// node counts).
+    /// Whether both sides' clocks count down (the controls are clocks, not depths or node
+    /// counts).
     #[must_use]
     pub fn is_timed(&self) -> bool {
-        self.controls.iter().all(|c| matches!(c, TimeControl::Clock { .. } | TimeControl::Sandclock(_)))
+        self.counts_down(Color::White) && self.counts_down(Color::Black)
+    }
+
+    /// Whether `side`'s clock counts down: its control is a clock, not a depth, a node count
+    /// or a fixed time a move. With mixed controls only that side can lose on time.
+    #[must_use]
+    pub fn counts_down(&self, side: Color) -> bool {
+        matches!(self.controls.get(side), TimeControl::Clock { .. } | TimeControl::Sandclock(_))
+    }
+
+    /// Whether either side's clock counts down: moves are timed and pressed.
+    #[must_use]
+    pub fn is_partly_timed(&self) -> bool {
+        self.counts_down(Color::White) || self.counts_down(Color::Black)
     }
 
     /// Starts the game: `side`'s clock runs.
@@ -225,14 +238,15 @@ impl Clock {
         }
     }
 
-    /// The side whose time has run out, if a timed clock reached zero (and went past it by
-    /// more than the margin, when there is one).
+    /// The side whose time has run out, if a clock that counts down reached zero (and went
+    /// past it by more than the margin, when there is one). A side without a clock (a depth,
+    /// a node count, a fixed time a move) never runs out, even when its opponent has one.
     #[must_use]
     pub fn flagged(&self) -> Option<Color> {
-        if !self.is_timed() || !self.started {
+        if !self.started {
             return None;
         }
-        [Color::White, Color::Black].into_iter().find(|&side| self.is_out(side))
+        [Color::White, Color::Black].into_iter().find(|&side| self.counts_down(side) && self.is_out(side))
     }
 
     /// Whether `side`'s time is gone: its clock shows zero and it is overdrawn by at least
@@ -295,7 +309,8 @@ impl Clock {
     }
 
     /// The limits for an engine about to move for `side`: remaining times, increments and
-    /// moves to go from the clock, or the control's fixed time, depth or nodes.
+    /// moves to go from the clock, or the control's fixed time, depth or nodes. An opponent
+    /// without a clock has no remaining time to tell.
     #[must_use]
     pub fn limits(&self, side: Color) -> SearchLimits {
         match self.controls.get(side) {
@@ -304,8 +319,8 @@ impl Clock {
             TimeControl::Nodes(n) => SearchLimits::nodes(*n),
             TimeControl::Infinite => SearchLimits { infinite: true, ..Default::default() },
             control @ (TimeControl::Clock { .. } | TimeControl::Sandclock(_)) => SearchLimits {
-                wtime: Some(self.remaining(Color::White)),
-                btime: Some(self.remaining(Color::Black)),
+                wtime: self.counts_down(Color::White).then(|| self.remaining(Color::White)),
+                btime: self.counts_down(Color::Black).then(|| self.remaining(Color::Black)),
                 winc: Some(self.controls.white.increment()),
                 binc: Some(self.controls.black.increment()),
                 movestogo: control.moves_to_go(*self.moves_made.get(side)),
@@ -430,6 +445,31 @@ mod tests {
         assert_eq!(c.flagged(), None);
         assert_eq!(c.limits(Color::White), SearchLimits::movetime(secs(5)));
         assert_eq!(c.limits(Color::Black), SearchLimits::depth(8));
+    }
+
+    #[test]
+    fn with_mixed_controls_only_the_side_on_a_clock_can_lose_on_time() {
+        let (mut c, t) = clock("level 0 1 0", "sd 8");
+        assert!(c.is_partly_timed() && !c.is_timed());
+        c.start(Color::White);
+        t.advance(secs(30));
+        c.press();
+        // Black thinks for ever on its depth: no flag falls.
+        t.advance(secs(600));
+        assert_eq!(c.flagged(), None);
+        c.press();
+        let limits = c.limits(Color::White);
+        assert_eq!((limits.wtime, limits.btime), (Some(secs(30)), None), "Black has no clock to tell");
+        t.advance(secs(30));
+        assert_eq!(c.flagged(), Some(Color::White));
+        // The other way round.
+        let (mut c, t) = clock("st 1", "level 0 1 0");
+        c.start(Color::White);
+        t.advance(secs(100));
+        assert_eq!(c.flagged(), None);
+        c.press();
+        t.advance(secs(61));
+        assert_eq!(c.flagged(), Some(Color::Black));
     }
 
     #[test]

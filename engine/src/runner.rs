@@ -375,7 +375,7 @@ impl Seen {
 /// What the clock charged `side` for the move just made, `before` being its reading before:
 /// the time it lost plus the time it earned. `None` when the clock does not count down.
 fn charged(conductor: &Conductor, side: Color, before: crate::ClockReading) -> Option<Duration> {
-    let clock = conductor.clock().filter(|c| c.is_timed())?;
+    let clock = conductor.clock().filter(|c| c.counts_down(side))?;
     let after = clock.history().last()?;
     if after.moves_made.get(side) == before.moves_made.get(side) {
         return None;

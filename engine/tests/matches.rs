@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use kibitz_engine::matches::{
-    EngineSpec, FinishedGame, Flow, Format, MatchReport, MatchSetup, MoveComment, OpeningSource, Order,
-    Standings, Watcher, move_limit, read_suite, run,
+    EngineSpec, FinishedGame, Flow, Format, KnockoutPlan, MatchReport, MatchSetup, MoveComment,
+    OpeningSource, Order, Standings, Watcher, move_limit, read_suite, run, run_knockout,
 };
 use kibitz_engine::{EngineConfig, GameRecord, Protocol, TimeControl, read_games};
 
@@ -201,6 +201,42 @@ fn misbehaving_engines_lose_their_games_and_the_event_goes_on() {
     );
 }
 
+/// Mixed controls: Kibitz's engine on a one-second clock, each move held back 0.3 s, against
+/// the built-in engine at depth 1 without a clock. The clocked engine loses on time in both
+/// games of the pair; the other, which has no clock, is never flagged.
+#[test]
+fn the_engine_on_a_clock_loses_on_time_against_one_without() {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/slow-to-move");
+    let config = EngineConfig {
+        name: "Slow".to_owned(),
+        path: script,
+        args: vec![env!("CARGO_BIN_EXE_kibitz-engine").to_owned(), "0.3".to_owned()],
+        protocol: Some(Protocol::Uci),
+        ..Default::default()
+    };
+    let clock = TimeControl::sudden_death(Duration::from_secs(1), Duration::ZERO);
+    let engines =
+        vec![EngineSpec::external(config, clock), EngineSpec::builtin("Depth1", TimeControl::Depth(1))];
+    let mut setup = MatchSetup::new(engines, Format::Match);
+    setup.adjudication = move_limit(200);
+    let pgn = temp_pgn("mixed");
+    setup.pgn_out = Some(pgn.clone());
+    let report = play(&setup);
+    assert_eq!(report.games.len(), 2);
+    let [slow, depth] = [&report.standings.engines[0], &report.standings.engines[1]];
+    assert_eq!((slow.losses, slow.time_losses), (2, 2), "{}", report.standings);
+    assert_eq!(depth.time_losses, 0);
+    for game in &games_of(&pgn) {
+        assert_eq!(game.tag("Termination"), Some("time forfeit"));
+        let slow_is_white = game.tag("White") == Some("Slow");
+        let (slow_tc, depth_tc) = if slow_is_white { ("White", "Black") } else { ("Black", "White") };
+        assert_eq!(game.tag(&format!("{slow_tc}TimeControl")), Some("1"), "each side's own control");
+        assert_eq!(game.tag(&format!("{depth_tc}TimeControl")), Some("-"));
+        assert_eq!(game.result(), if slow_is_white { "0-1" } else { "1-0" });
+        assert!(game.len() >= 2, "a few moves were made before the flag fell: {:?}", game.san_moves());
+    }
+}
+
 #[test]
 fn a_search_that_never_ends_without_a_clock_is_stopped_and_lost() {
     let engines = vec![
@@ -337,19 +373,52 @@ fn tcec_rules_adjudicate_tablebase_positions_in_a_match() {
     }
 }
 
-/// A knockout of four built-in engines at depths 1 to 4, seeded in that order: two
-/// semi-finals, a final and a match for third place, each at least two game pairs, the
-/// winner of each duel the one with more points; every game reaches the watcher.
-#[test]
-fn a_knockout_plays_semi_finals_a_final_and_a_match_for_third_place() {
-    use kibitz_engine::matches::run_knockout;
-    let engines = (1..=4).map(|d| EngineSpec::builtin(&format!("Depth{d}"), TimeControl::Depth(d))).collect();
+/// The knockout of built-in engines at `controls`, seeded in that order, its games written
+/// to `pgn`.
+fn knockout_setup(controls: &[TimeControl], pgn: &Path) -> MatchSetup {
+    let engines = controls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| EngineSpec::builtin(&format!("E{}", i + 1), c.clone()))
+        .collect();
     let mut setup = MatchSetup::new(engines, Format::Match);
     let suite = read_suite(&data("epd/wac.epd"), None).expect("WAC");
     setup.openings = OpeningSource::suite(suite, Order::Random, 3);
-    setup.adjudication = move_limit(160);
+    setup.adjudication = move_limit(120);
+    setup.concurrency = 2;
+    setup.pgn_out = Some(pgn.to_path_buf());
+    setup
+}
+
+/// Every game of a knockout's PGN once, by its Round tag `round.duel.game`, numbered
+/// 1, 2, 3... within its duel; the games of each duel by round and duel.
+fn duels_of(games: &[GameRecord]) -> std::collections::BTreeMap<(usize, usize), Vec<usize>> {
+    let mut duels = std::collections::BTreeMap::<(usize, usize), Vec<usize>>::new();
+    for game in games {
+        let tag = game.tag("Round").expect("a Round tag");
+        let parts: Vec<usize> = tag.split('.').map(|p| p.parse().expect("numbers")).collect();
+        let [round, duel, number] = parts[..] else { panic!("round.duel.game, not {tag}") };
+        duels.entry((round, duel)).or_default().push(number);
+    }
+    for numbers in duels.values_mut() {
+        numbers.sort_unstable();
+        assert_eq!(*numbers, (1..=numbers.len()).collect::<Vec<_>>(), "every game of a duel once");
+    }
+    duels
+}
+
+/// A knockout of four built-in engines at depths 1 to 4, seeded in that order: two
+/// semi-finals, a final and a match for third place, each at least two game pairs, the
+/// winner of each duel the one with more points; every game reaches the watcher and the one
+/// PGN, tagged with its round, duel and game.
+#[test]
+fn a_knockout_plays_semi_finals_a_final_and_a_match_for_third_place() {
+    let pgn = temp_pgn("knockout");
+    let setup = knockout_setup(&[1, 2, 3, 4].map(TimeControl::Depth), &pgn);
+    let plan = KnockoutPlan { pairs: 2, books: Vec::new() };
     let mut quiet = Quiet { cancel_after: None, seen: 0 };
-    let report = run_knockout(&setup, 2, &mut quiet, &AtomicBool::new(false)).expect("played");
+    let report = run_knockout(&setup, &plan, &mut quiet, &AtomicBool::new(false)).expect("played");
+    assert!(report.complete);
     assert_eq!(report.duels.len(), 4, "{report}");
     // Seeds 1 v 4 and 2 v 3 (engine indices 0 v 3 and 1 v 2).
     let firsts: Vec<_> = report.duels[..2].iter().map(|d| (d.high, d.low)).collect();
@@ -368,4 +437,127 @@ fn a_knockout_plays_semi_finals_a_final_and_a_match_for_third_place() {
     let third = report.duels.iter().find(|d| d.third_place).expect("a match for third place");
     assert!(!semi_winners.contains(&third.high) && third.low.is_some_and(|l| !semi_winners.contains(&l)));
     assert_eq!(report.third, Some(third.winner));
+    // One PGN: the semi-finals are round 1, the final duel 1 and the third place duel 2 of round 2.
+    let duels = duels_of(&games_of(&pgn));
+    let counts: Vec<((usize, usize), usize)> = duels.iter().map(|(k, v)| (*k, v.len())).collect();
+    let expected: Vec<((usize, usize), usize)> =
+        [(1, 1), (1, 2), (2, 1), (2, 2)].into_iter().zip(report.duels.iter().map(|d| d.games)).collect();
+    assert_eq!(counts, expected);
+}
+
+/// Eight engines; book A holds only bare kings (every game drawn at once), book B is WAC.
+/// Round 1 plays from A: every duel tied after its regular pairs, then four tiebreak pairs
+/// from A, still tied, then pairs from B until decided. The regular pairs of all four duels
+/// are played before any tiebreak, and each tiebreak pair of the tied duels before the next.
+/// The semi-finals and the finals play from B.
+#[test]
+fn a_round_plays_all_its_regular_pairs_then_tiebreaks_from_its_book_then_the_last() {
+    use kibitz_engine::matches::Opening;
+    let bare = Opening {
+        name: Some("bare kings".to_owned()),
+        game: GameRecord::from_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1").expect("FEN"),
+    };
+    let pgn = temp_pgn("knockout-books");
+    // Each engine at its own node count, so that no duel is between equals (two equal
+    // engines draw every pair, each playing the other's game).
+    let controls: Vec<TimeControl> = (1..=8).rev().map(|k| TimeControl::Nodes(100 * k)).collect();
+    let setup = knockout_setup(&controls, &pgn);
+    let book_b = setup.openings.clone();
+    let plan = KnockoutPlan {
+        pairs: 2,
+        books: vec![OpeningSource::suite(vec![bare], Order::Sequential, 0), book_b],
+    };
+    let report =
+        run_knockout(&setup, &plan, &mut Quiet { cancel_after: None, seen: 0 }, &AtomicBool::new(false))
+            .expect("played");
+    assert!(report.complete, "{report}");
+    let games = games_of(&pgn);
+    let tags = |g: &GameRecord| -> (usize, usize, usize) {
+        let parts: Vec<usize> =
+            g.tag("Round").expect("Round").split('.').map(|p| p.parse().expect("n")).collect();
+        (parts[0], parts[1], parts[2])
+    };
+    let opening = |g: &GameRecord| g.tag("Opening").unwrap_or("?").to_owned();
+    for game in &games {
+        let (round, _, number) = tags(game);
+        let from_a = round == 1 && number <= 12;
+        assert_eq!(opening(game) == "bare kings", from_a, "round {round} game {number}: {}", opening(game));
+    }
+    // Round 1 in the file: the regular games (1 to 4) of every duel, then the tiebreak pairs
+    // wave by wave: pair k of every duel still tied before pair k + 1 of any.
+    let round_1: Vec<(usize, usize)> =
+        games.iter().map(tags).filter(|t| t.0 == 1).map(|(_, duel, number)| (duel, number)).collect();
+    let wave = |number: usize| if number <= 4 { 0 } else { (number - 3) / 2 };
+    assert!(round_1.windows(2).all(|w| wave(w[0].1) <= wave(w[1].1)), "{round_1:?}");
+    assert_eq!(round_1.iter().filter(|(_, n)| *n <= 4).count(), 16, "four duels, two pairs each");
+    let duels = duels_of(&games);
+    for duel in report.duels.iter().filter(|d| d.round == 1) {
+        assert!(duel.games >= 14, "4 regular, 8 from A, then B: {duel:?}");
+    }
+    assert_eq!(duels.len(), 4 + 2 + 2);
+}
+
+/// Cancels the run once a game of round `round` ends.
+struct CancelInRound<'a> {
+    round: usize,
+    cancel: &'a AtomicBool,
+}
+
+impl Watcher for CancelInRound<'_> {
+    fn finished(&mut self, game: &FinishedGame, _: &Standings) -> Flow {
+        if game.fixture.round == self.round {
+            self.cancel.store(true, Ordering::Relaxed);
+        }
+        Flow::Continue
+    }
+}
+
+/// A knockout stopped after the first game of its final round (the game under way lost, the
+/// next one torn while being written) and resumed: the duels decided are not replayed, the duel under way plays
+/// only its missing games, no game is lost or played twice, and the bracket goes on.
+#[test]
+fn a_stopped_knockout_resumes_without_losing_or_repeating_a_game() {
+    let pgn = temp_pgn("knockout-resume");
+    let setup = knockout_setup(&[1, 2, 3, 4].map(TimeControl::Depth), &pgn);
+    let plan = KnockoutPlan { pairs: 2, books: Vec::new() };
+    let cancel = AtomicBool::new(false);
+    let first = run_knockout(&setup, &plan, &mut CancelInRound { round: 2, cancel: &cancel }, &cancel)
+        .expect("played");
+    assert!(!first.complete && first.champion.is_none());
+    assert_eq!(first.duels.len(), 2, "the semi-finals were decided: {first}");
+    let written = games_of(&pgn).len();
+    assert_eq!(written, first.games.len());
+    let semi_finals: usize = first.duels.iter().map(|d| d.games).sum();
+    assert_eq!(written, semi_finals + 1, "one game of the final round");
+    let mut torn = std::fs::read(&pgn).expect("written");
+    torn.extend_from_slice(b"[Event \"Kibitz match\"]\n[Round \"2.1.3\"]\n\n1. e4 e5 2. Nf");
+    std::fs::write(&pgn, torn).expect("torn");
+
+    let mut resumed = setup.clone();
+    resumed.resume = true;
+    let second =
+        run_knockout(&resumed, &plan, &mut Quiet { cancel_after: None, seen: 0 }, &AtomicBool::new(false))
+            .expect("resumed");
+    assert!(second.complete && second.champion.is_some() && second.third.is_some(), "{second}");
+    assert_eq!(second.games.iter().filter(|g| g.resumed).count(), written);
+    assert_eq!(second.duels[..first.duels.len()], first.duels[..], "the decided duels stand");
+    let games = games_of(&pgn);
+    let total: usize = second.duels.iter().map(|d| d.games).sum();
+    assert_eq!((games.len(), second.games.len()), (total, total), "every game once");
+    let counts: Vec<usize> = duels_of(&games).values().map(Vec::len).collect();
+    assert_eq!(counts, second.duels.iter().map(|d| d.games).collect::<Vec<_>>());
+    let played: u32 = second.standings.engines.iter().map(|e| e.games()).sum();
+    assert_eq!(played as usize, 2 * total, "the standings count the earlier games too");
+    // A second resume of the finished knockout plays nothing and finds the same bracket.
+    let again =
+        run_knockout(&resumed, &plan, &mut Quiet { cancel_after: None, seen: 0 }, &AtomicBool::new(false))
+            .expect("nothing to play");
+    assert_eq!(again.duels, second.duels);
+    assert!(again.games.iter().all(|g| g.resumed));
+    // Seeded otherwise, the file is another knockout's.
+    let mut other = resumed.clone();
+    other.engines.reverse();
+    let refused =
+        run_knockout(&other, &plan, &mut Quiet { cancel_after: None, seen: 0 }, &AtomicBool::new(false));
+    assert!(refused.is_err_and(|e| e.to_string().contains("not a game of this match")));
 }

@@ -3,7 +3,8 @@
 //! each of which opens to study.
 
 use egui::{Grid, RichText, Ui};
-use kibitz_engine::matches::{KnockoutReport, Standings};
+use kibitz_engine::matches::{FinishedGame, KnockoutReport, Standings};
+use shakmaty::KnownOutcome;
 
 use super::TournamentRequest;
 use super::choices::FormatChoice;
@@ -17,12 +18,8 @@ pub fn progress_ui(ui: &mut Ui, running: &Running) {
     let line = match &running.ending {
         None if running.is_cancelled() => "Stopping: the games under way are abandoned…".to_owned(),
         None => format!("{} of {} games played · {time}", played, running.scheduled),
-        Some(Ok(Ending::Played { complete: true })) | Some(Ok(Ending::Knockout(_))) => {
-            format!("Tournament over: {played} games.")
-        }
-        Some(Ok(Ending::Played { complete: false })) => {
-            format!("Stopped after {played} of {} games; Resume plays the rest.", running.scheduled)
-        }
+        Some(Ok(_)) if !running.resumable() => format!("Tournament over: {played} games."),
+        Some(Ok(_)) => format!("Stopped after {played} of {} games; Resume plays the rest.", running.scheduled),
         Some(Err(why)) => format!("The tournament could not go on: {why}"),
     };
     ui.label(RichText::new(line).strong());
@@ -31,9 +28,6 @@ pub fn progress_ui(ui: &mut Ui, running: &Running) {
 /// The results and the games.
 pub fn results_ui(ui: &mut Ui, running: &Running) -> Option<TournamentRequest> {
     let mut request = None;
-    if running.choices.format == FormatChoice::Knockout {
-        ui.label(RichText::new("Duel under way").strong());
-    }
     standings_ui(ui, &running.standings);
     let many = running.standings.engines.len() > 2;
     if running.choices.format == FormatChoice::RoundRobin && many {
@@ -47,10 +41,14 @@ pub fn results_ui(ui: &mut Ui, running: &Running) -> Option<TournamentRequest> {
         ui.label(RichText::new(format!("{first} against the others")).strong());
         ui.label(RichText::new(running.tally.to_string()).monospace());
     }
-    if let Some(Ok(Ending::Knockout(report))) = &running.ending {
+    if running.choices.format == FormatChoice::Knockout {
         ui.add_space(6.0);
         ui.label(RichText::new("Bracket").strong());
-        bracket_ui(ui, report, &running.names);
+        let report = match &running.ending {
+            Some(Ok(Ending::Knockout(report))) => Some(report),
+            _ => None,
+        };
+        bracket_ui(ui, &running.games, report, &running.names);
     }
     ui.add_space(6.0);
     ui.horizontal(|ui| {
@@ -153,36 +151,80 @@ fn cross_table_ui(ui: &mut Ui, standings: &Standings) {
     });
 }
 
-/// The knockout's duels by round, each with its score and who went through.
-fn bracket_ui(ui: &mut Ui, report: &KnockoutReport, names: &[String]) {
+/// A duel of the bracket as its games so far tell it.
+struct DuelSoFar {
+    round: usize,
+    number: usize,
+    /// The two engines, the better seed (lower index) first, and their points.
+    engines: [(usize, f64); 2],
+    games: usize,
+}
+
+/// The knockout's duels so far, by round and number, from its finished games.
+fn duels_so_far(games: &[FinishedGame]) -> Vec<DuelSoFar> {
+    let mut duels: Vec<DuelSoFar> = Vec::new();
+    for game in games {
+        let Some(number) = game.fixture.duel else { continue };
+        let (white, black) = (game.fixture.white, game.fixture.black);
+        let index = match duels.iter().position(|d| d.round == game.fixture.round && d.number == number) {
+            Some(i) => i,
+            None => {
+                let engines = [(white.min(black), 0.0), (white.max(black), 0.0)];
+                duels.push(DuelSoFar { round: game.fixture.round, number, engines, games: 0 });
+                duels.len() - 1
+            }
+        };
+        let duel = &mut duels[index];
+        duel.games += 1;
+        let white_points = match game.outcome {
+            KnownOutcome::Draw => 0.5,
+            KnownOutcome::Decisive { winner } => f64::from(u8::from(winner == shakmaty::Color::White)),
+        };
+        for (engine, points) in &mut duel.engines {
+            *points += if *engine == white { white_points } else { 1.0 - white_points };
+        }
+    }
+    duels.sort_by_key(|d| (d.round, d.number));
+    duels
+}
+
+/// The knockout's duels by round, each with its score so far; once it is over, who went
+/// through (in bold), the byes, and the medals.
+fn bracket_ui(ui: &mut Ui, games: &[FinishedGame], report: Option<&KnockoutReport>, names: &[String]) {
     let name = |i: usize| names.get(i).map_or("?", String::as_str);
-    let rounds = report.duels.iter().map(|d| d.round).max().unwrap_or(0);
+    let duels = duels_so_far(games);
+    let rounds = duels.iter().map(|d| d.round).max().unwrap_or(0);
+    let winner = |round: usize, engine: usize| {
+        report.is_some_and(|r| r.duels.iter().any(|d| d.round == round && d.winner == engine && d.low.is_some()))
+    };
     ui.horizontal_top(|ui| {
         for round in 1..=rounds {
             ui.vertical(|ui| {
                 ui.label(RichText::new(format!("Round {round}")).strong());
-                for d in report.duels.iter().filter(|d| d.round == round) {
+                if let Some(report) = report {
+                    for d in report.duels.iter().filter(|d| d.round == round && d.low.is_none()) {
+                        ui.label(format!("{} (bye)", name(d.high)));
+                    }
+                }
+                for d in duels.iter().filter(|d| d.round == round) {
                     ui.group(|ui| {
-                        if d.third_place {
+                        // The round after the semi-finals: the final, then the match for third.
+                        let semis = duels.iter().filter(|e| e.round + 1 == round).count() == 2;
+                        if semis && d.number == 2 {
                             ui.label(RichText::new("For third place").weak());
                         }
-                        match d.low {
-                            None => {
-                                ui.label(format!("{} (bye)", name(d.high)));
-                            }
-                            Some(low) => {
-                                for (who, points) in [(d.high, d.points.0), (low, d.points.1)] {
-                                    let line = RichText::new(format!("{}  {points}", name(who)));
-                                    ui.label(if who == d.winner { line.strong() } else { line });
-                                }
-                                ui.label(RichText::new(format!("{} games", d.games)).weak());
-                            }
+                        for (engine, points) in d.engines {
+                            let line = RichText::new(format!("{}  {points}", name(engine)));
+                            ui.label(if winner(round, engine) { line.strong() } else { line });
                         }
+                        ui.label(RichText::new(format!("{} games", d.games)).weak());
                     });
                 }
             });
         }
     });
-    let medal = |i: Option<usize>| i.map_or("–", name);
-    ui.label(format!("Winner: {} · third: {}", medal(report.champion), medal(report.third)));
+    if let Some(report) = report {
+        let medal = |i: Option<usize>| i.map_or("–", name);
+        ui.label(format!("Winner: {} · third: {}", medal(report.champion), medal(report.third)));
+    }
 }

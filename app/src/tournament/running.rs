@@ -11,7 +11,7 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use kibitz_engine::conductor::Adjudicator;
 use kibitz_engine::matches::{
-    FinishedGame, Flow, KnockoutReport, LiveEvent, MatchSetup, OpeningSource, Order, Standings, Tally,
+    FinishedGame, Flow, KnockoutPlan, KnockoutReport, LiveEvent, MatchSetup, OpeningSource, Order, Standings, Tally,
     Watcher, read_suite, run, run_knockout,
 };
 
@@ -168,7 +168,11 @@ impl Running {
     /// The run stopped before its last game and can be finished from its PGN.
     #[must_use]
     pub fn resumable(&self) -> bool {
-        matches!(self.ending, Some(Ok(Ending::Played { complete: false })))
+        match &self.ending {
+            Some(Ok(Ending::Played { complete })) => !complete,
+            Some(Ok(Ending::Knockout(report))) => !report.complete,
+            _ => false,
+        }
     }
 }
 
@@ -217,8 +221,9 @@ fn play(
     let rules = choices.rules.rules();
     setup.adjudication = Arc::new(move || Box::new(rules.arbiter(None)) as Box<dyn Adjudicator>);
     let mut relay = Relay { news, repaint };
+    let plan = KnockoutPlan { pairs: choices.pairs, books: Vec::new() };
     match choices.format {
-        FormatChoice::Knockout => run_knockout(&setup, choices.pairs, &mut relay, cancel)
+        FormatChoice::Knockout => run_knockout(&setup, &plan, &mut relay, cancel)
             .map(Ending::Knockout)
             .map_err(|e| e.to_string()),
         _ => run(&setup, &mut relay, cancel)

@@ -18,8 +18,8 @@ use clap::{Args, ValueEnum};
 
 use crate::conductor::{Adjudicator, MoveLimit};
 use crate::matches::{
-    EngineSpec, FinishedGame, Flow, Format, MatchError, MatchSetup, OpeningSource, Order, Program, Standings,
-    Tally, Watcher, read_suite, run_knockout, unique_names,
+    EngineSpec, FinishedGame, Flow, Format, KnockoutPlan, MatchError, MatchSetup, OpeningSource, Order,
+    Program, Standings, Tally, Watcher, read_suite, run_knockout, unique_names,
 };
 use crate::runner::Patience;
 use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel, SyzygyTables};
@@ -32,9 +32,12 @@ option.NAME=VALUE tc=CONTROL st=SECONDS depth=PLIES nodes=N level=beginner|casua
 book=FILE (level and book: the built-in engine only). An engine without tc= plays at --tc; depth= \
 and nodes= limit each search within it, or alone.\n\nOne line per finished game, `Finished game N \
 (White vs Black): RESULT {how}`, then the results table; the last line is `games PLAYED of \
-SCHEDULED`. A stopped run (Ctrl-C, a crash: the games under way are lost) is finished with \
---resume and the same options and --pgnout. Exit code 2 for a setup that cannot be played, 1 when \
-the PGN cannot be written.")]
+SCHEDULED`. A knockout (--format knockout) ends with the bracket, a line per duel, and `Winner: \
+NAME; third: NAME`; its games go to the one --pgnout, each tagged Round \"round.duel.game\" (1.3.2: \
+round 1, its third duel, the duel's second game; the final is duel 1 of the last round, the match \
+for third place duel 2). A stopped run (Ctrl-C, a crash: the games under way are lost) is \
+finished with --resume and the same options and --pgnout. Exit code 2 for a setup that cannot \
+be played, 1 when the PGN cannot be written.")]
 pub struct MatchArgs {
     /// An engine, as `key=value` words in one argument (`--engine "cmd=builtin depth=2"`);
     /// repeat --engine for each engine.
@@ -47,12 +50,13 @@ pub struct MatchArgs {
     /// `40/60`) or Crafty's (`st 1`, `sd 8`).
     #[arg(long = "tc", value_name = "CONTROL", value_parser = TimeControl::parse)]
     control: Option<TimeControl>,
-    /// An opening suite: EPD (positions) or PGN (each game's moves from its start).
+    /// An opening suite: EPD (positions) or PGN (each game's moves from its start). A
+    /// knockout takes one a phase, books A to E of the TCEC Cup: repeat --openings.
     #[arg(long, value_name = "FILE", conflicts_with = "book")]
-    openings: Option<PathBuf>,
-    /// The order of the suite's openings.
-    #[arg(long, value_enum, default_value_t = OrderName::Sequential)]
-    order: OrderName,
+    openings: Vec<PathBuf>,
+    /// The order of the suite's openings [default: sequential; random in a knockout].
+    #[arg(long, value_enum)]
+    order: Option<OrderName>,
     /// Seeds the random order and the book's lines.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -95,7 +99,7 @@ pub struct MatchArgs {
     /// (normalized Elo, as fastchess and fishtest). The run stops once it decides.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1.., value_parser = parse_sprt_words)]
     sprt: Vec<Vec<(SprtKey, f64)>>,
-    /// Appends every game to this PGN file as it ends.
+    /// Appends every game to this PGN file as it ends (a knockout's too, all in this file).
     #[arg(long = "pgnout", value_name = "FILE")]
     pgn_out: Option<PathBuf>,
     /// Finishes the run whose games --pgnout holds: plays only the missing games.
@@ -134,8 +138,10 @@ enum FormatName {
     /// Every engine against every other.
     Roundrobin,
     /// The TCEC Cup knockout, engines seeded in the order given: each duel --rounds game
-    /// pairs in full (TCEC plays 4), then tiebreak pairs until one is decisive, shorter from
-    /// game 33; a match for third place. Each duel's games go to PGN files beside --pgnout.
+    /// pairs in full (TCEC plays 4); a round's tied duels then play tiebreak pairs until one
+    /// is decisive, shorter from game 33; a match for third place. Round i plays from the
+    /// i-th --openings (the last one from the semi-finals on, and for tiebreaks after four
+    /// pairs). Round tags are round.duel.game.
     Knockout,
 }
 
@@ -391,8 +397,23 @@ impl MatchArgs {
         &self.adjudication
     }
 
-    /// The match these options describe.
-    fn setup(&self) -> Result<MatchSetup, String> {
+    /// The suites of --openings, in order (random by default in a knockout: TCEC's rule
+    /// 4.i), each shuffled with its own seed.
+    fn suites(&self) -> Result<Vec<OpeningSource>, String> {
+        let knockout = self.format == FormatName::Knockout;
+        let random = self.order.map_or(knockout, |o| o == OrderName::Random);
+        let order = if random { Order::Random } else { Order::Sequential };
+        let mut suites = Vec::new();
+        for (i, path) in self.openings.iter().enumerate() {
+            let suite = read_suite(path, self.plies).map_err(|e| e.to_string())?;
+            suites.push(OpeningSource::suite(suite, order, self.seed.wrapping_add(i as u64)));
+        }
+        Ok(suites)
+    }
+
+    /// The match these options describe, and a knockout's books by phase (the suites of
+    /// --openings when there are several).
+    fn setup(&self) -> Result<(MatchSetup, Vec<OpeningSource>), String> {
         let mut engines = Vec::new();
         for words in &self.engines {
             let all: Vec<String> = self.each.iter().chain([words]).cloned().collect();
@@ -405,12 +426,10 @@ impl MatchArgs {
             // A knockout is played duel by duel, each a match (see `run`).
             FormatName::Roundrobin | FormatName::Knockout => Format::RoundRobin,
         };
-        let openings = match (&self.openings, &self.book) {
-            (Some(path), _) => {
-                let suite = read_suite(path, self.plies).map_err(|e| e.to_string())?;
-                let order = if self.order == OrderName::Random { Order::Random } else { Order::Sequential };
-                OpeningSource::suite(suite, order, self.seed)
-            }
+        let suites = self.suites()?;
+        let openings = match (suites.first(), &self.book) {
+            (Some(suite), _) if suites.len() == 1 || self.format == FormatName::Knockout => suite.clone(),
+            (Some(_), _) => return Err("several --openings are for a knockout (one a round)".to_owned()),
             (None, Some(path)) => {
                 let book = Book::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
                 OpeningSource::Book { book: Arc::new(book), plies: self.book_depth, seed: self.seed }
@@ -447,13 +466,14 @@ impl MatchArgs {
         setup.event.clone_from(&self.event);
         setup.pgn_out.clone_from(&self.pgn_out);
         setup.resume = self.resume;
-        Ok(setup)
+        let books = if suites.len() > 1 { suites } else { Vec::new() };
+        Ok((setup, books))
     }
 
     /// Runs `kibitz match ...`.
     #[must_use]
     pub fn run(self) -> ExitCode {
-        let setup = match self.setup() {
+        let (setup, books) = match self.setup() {
             Ok(setup) => setup,
             Err(e) => {
                 eprintln!("kibitz match: {e}");
@@ -473,21 +493,25 @@ impl MatchArgs {
         let mut printer = Printer { names, tally: Tally::new(sprt) };
         let cancel = AtomicBool::new(false);
         if self.format == FormatName::Knockout {
-            if self.resume || self.sprt().is_some() {
-                eprintln!("kibitz match: a knockout neither resumes nor runs an SPRT");
+            if self.sprt().is_some() {
+                eprintln!("kibitz match: a knockout runs no SPRT");
                 return ExitCode::from(2);
             }
-            return match run_knockout(&setup, self.rounds.max(1), &mut printer, &cancel) {
+            let plan = KnockoutPlan { pairs: self.rounds.max(1), books };
+            return match run_knockout(&setup, &plan, &mut printer, &cancel) {
                 Ok(report) => {
                     println!();
                     print!("{report}");
                     let name = |i: Option<usize>| i.map_or("-".to_owned(), |i| printer.names[i].clone());
                     println!("Winner: {}; third: {}", name(report.champion), name(report.third));
+                    if !report.complete {
+                        println!("The knockout stopped before its end: finish it with --resume");
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
                     eprintln!("kibitz match: {e}");
-                    ExitCode::FAILURE
+                    if matches!(e, MatchError::Pgn(_)) { ExitCode::FAILURE } else { ExitCode::from(2) }
                 }
             };
         }
@@ -651,7 +675,8 @@ mod tests {
         assert_eq!(args.adjudication(), &AdjudicationRules::tcec());
         assert!(parse(&["--engine", "cmd=x", "--adjudication", "tcec,draw.moves=8"]).is_ok());
         assert!(parse(&["--engine", "cmd=x", "--adjudication", "lenient"]).is_err(), "no such preset");
-        let setup = args.setup().expect("a match");
+        let (setup, books) = args.setup().expect("a match");
+        assert!(books.is_empty());
         let names: Vec<&str> = setup.engines.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["Kibitz", "Kibitz 2"]);
         assert!(setup.engines.iter().all(|e| e.options == [("Hash".to_owned(), "8".to_owned())]));
@@ -673,7 +698,27 @@ mod tests {
         ])
         .expect("parsed")
         .setup()
+        .map(|_| ())
         .expect_err("unreadable suite");
         assert!(missing.contains("/no/such.epd"), "{missing}");
+    }
+
+    #[test]
+    fn a_knockout_takes_a_book_a_round_in_random_order() {
+        let wac = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/epd/wac.epd");
+        let lines = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/openings/2moves_v2.pgn");
+        let base = ["--engine", "cmd=builtin depth=1", "--engine", "cmd=builtin depth=2"];
+        let two = [&base[..], &["--openings", wac, "--openings", lines]].concat();
+        let refused = parse(&two).expect("parsed").setup().map(|_| ()).expect_err("a round robin");
+        assert!(refused.contains("knockout"), "{refused}");
+        let knockout = [&two[..], &["--format", "knockout"]].concat();
+        let (setup, books) = parse(&knockout).expect("parsed").setup().expect("a knockout");
+        assert_eq!(books.len(), 2);
+        let first = |source: &OpeningSource| source.opening(0).name.unwrap_or_default();
+        assert!(first(&books[0]).starts_with("WAC.") && first(&setup.openings).starts_with("WAC."));
+        assert_ne!(first(&books[0]), "WAC.001", "shuffled: TCEC's rule 4.i");
+        let in_order = [&knockout[..], &["--order", "sequential"]].concat();
+        let (_, books) = parse(&in_order).expect("parsed").setup().expect("a knockout");
+        assert_eq!(first(&books[0]), "WAC.001");
     }
 }

@@ -450,14 +450,16 @@ impl Conductor {
             return self.player_failed(side, failure);
         }
         let san = self.game.node(self.game.main_end()).map(|n| n.san().to_string()).unwrap_or_default();
-        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_timed()) {
+        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_partly_timed()) {
             if !clock.is_started() {
                 // The first move starts the clock; it is not timed itself.
                 clock.start(side);
             }
             let left = clock.press();
-            let id = self.game.main_end();
-            record_clock(&mut self.game, id, left);
+            if clock.counts_down(side) {
+                let id = self.game.main_end();
+                record_clock(&mut self.game, id, left);
+            }
         }
         // The engine's line continues through its move: its score holds for the new position,
         // and is written on the move as its evaluation.

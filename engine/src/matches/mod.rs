@@ -16,6 +16,7 @@
 
 mod comment;
 mod engine;
+mod hall;
 mod knockout;
 mod live;
 mod openings;
@@ -42,7 +43,7 @@ use crate::{GameRecord, PlayerFailure, Termination};
 
 pub use comment::MoveComment;
 pub use engine::{EngineSpec, Program, unique_names};
-pub use knockout::{Duel, KnockoutReport, run_knockout, tiebreak_control};
+pub use knockout::{Duel, KnockoutPlan, KnockoutReport, run_knockout, tiebreak_control};
 pub use live::{LiveEvent, LiveFeed, LiveMove};
 pub use openings::{Opening, OpeningSource, OpeningsError, Order, read_suite};
 pub use overhead::Overhead;

@@ -1,5 +1,5 @@
 //! The match's PGN: every game as it ends, with the tags that identify it (`Round` is
-//! `round.game`, see [`Fixture::round_tag`]), its time control, opening, result and
+//! `round.game`, a knockout's `round.duel.game`: see [`Fixture::round_tag`]), its time control, opening, result and
 //! `Termination`, and cutechess's comment after every move (see [`MoveComment`]).
 //!
 //! Games are appended, each in one write followed by a flush to the disk, so a crash can

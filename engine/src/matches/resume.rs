@@ -1,7 +1,9 @@
 //! Resuming a stopped match from its PGN: each game there is matched to its fixture by its
 //! `Round` tag (`round.game`) and checked against the fixture's White and Black, so the run
 //! plays exactly the games that are missing, none twice. A last game torn by a crash while
-//! it was being written is dropped (and cut from the file), and played again.
+//! it was being written is dropped (and cut from the file), and played again. A knockout,
+//! whose fixtures come round by round, matches the games read back as it goes (see
+//! `knockout/replay.rs`).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -80,6 +82,106 @@ impl fmt::Display for ResumeError {
 
 impl std::error::Error for ResumeError {}
 
+/// A game read back from the file, before it is matched to a fixture.
+#[derive(Clone, Debug)]
+pub(super) struct ReadGame {
+    /// Its number in the file, from 1.
+    pub number: usize,
+    /// The game as read.
+    pub game: GameRecord,
+    /// Its result.
+    pub outcome: KnownOutcome,
+    /// Its termination, when its `Termination` tag names a failure or an adjudication.
+    pub termination: Option<Termination>,
+}
+
+impl ReadGame {
+    /// A tag's value, `?` when the game has none.
+    pub fn tag(&self, name: &str) -> String {
+        self.game.tag(name).unwrap_or("?").to_owned()
+    }
+
+    /// What it is, for [`ResumeError::Foreign`]: its `Round`, `White` and `Black` tags.
+    pub fn foreign(&self) -> ResumeError {
+        let found = format!("Round {}, {} - {}", self.tag("Round"), self.tag("White"), self.tag("Black"));
+        ResumeError::Foreign { number: self.number, found }
+    }
+}
+
+/// The whole games of a match's file (none when it does not exist), and whether its end was
+/// torn.
+pub(super) struct ReadBack {
+    path: PathBuf,
+    /// The whole games, in the file's order.
+    pub games: Vec<ReadGame>,
+    torn: bool,
+}
+
+impl ReadBack {
+    /// Reads `path`, leaving out a torn last game.
+    ///
+    /// # Errors
+    /// [`ResumeError`] when the file is unreadable or damaged before its end.
+    pub fn read(path: &Path) -> Result<ReadBack, ResumeError> {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(ReadBack { path: path.to_path_buf(), games: Vec::new(), torn: false });
+            }
+            Err(e) => return Err(io_error(path, &e)),
+        };
+        let mut games: Vec<Result<GameRecord, String>> =
+            read_games(&bytes).map(|g| g.map_err(|e| e.to_string())).collect();
+        let torn = !ends_whole(&bytes) && !games.is_empty();
+        if torn {
+            games.pop();
+        }
+        let mut read = Vec::new();
+        for (i, game) in games.into_iter().enumerate() {
+            let number = i + 1;
+            let game = game.map_err(|why| ResumeError::Damaged { number, why })?;
+            let outcome = match game.result() {
+                "1-0" => KnownOutcome::Decisive { winner: Color::White },
+                "0-1" => KnownOutcome::Decisive { winner: Color::Black },
+                "1/2-1/2" => KnownOutcome::Draw,
+                other => return Err(ResumeError::Damaged { number, why: format!("its result is {other}") }),
+            };
+            let termination = match game.tag("Termination") {
+                Some("time forfeit") => Some(Termination::TimeForfeit),
+                Some("abandoned") => Some(Termination::Abandoned),
+                Some("rules infraction") => Some(Termination::RulesInfraction),
+                Some("adjudication") => Some(Termination::Adjudication),
+                _ => None,
+            };
+            read.push(ReadGame { number, game, outcome, termination });
+        }
+        // Two games of one Round are one fixture's played twice.
+        for (i, game) in read.iter().enumerate() {
+            let round = game.tag("Round");
+            if read[..i].iter().any(|g| g.tag("Round") == round) {
+                return Err(ResumeError::Twice { number: game.number, round });
+            }
+        }
+        Ok(ReadBack { path: path.to_path_buf(), games: read, torn })
+    }
+
+    /// Cuts a torn last game from the file, which then holds the whole games only.
+    ///
+    /// # Errors
+    /// [`ResumeError::Io`] when the file cannot be written.
+    pub fn cut_torn_end(&self) -> Result<(), ResumeError> {
+        if self.torn {
+            let text: String = self.games.iter().map(|g| write_pgn(&g.game) + "\n").collect();
+            write_atomic(&self.path, text.as_bytes()).map_err(|e| io_error(&self.path, &e))?;
+        }
+        Ok(())
+    }
+}
+
+fn io_error(path: &Path, e: &std::io::Error) -> ResumeError {
+    ResumeError::Io { path: path.to_path_buf(), reason: e.to_string() }
+}
+
 /// The games of `path` (none when it does not exist), each matched to a fixture of
 /// `fixtures` whose engines are named `names`. A torn last game is cut from the file.
 ///
@@ -90,55 +192,25 @@ pub fn played_before(
     fixtures: &[Fixture],
     names: &[String],
 ) -> Result<Vec<PlayedBefore>, ResumeError> {
-    let io = |e: std::io::Error| ResumeError::Io { path: path.to_path_buf(), reason: e.to_string() };
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io(e)),
-    };
-    let mut games: Vec<Result<GameRecord, String>> =
-        read_games(&bytes).map(|g| g.map_err(|e| e.to_string())).collect();
-    let torn = !ends_whole(&bytes) && !games.is_empty();
-    if torn {
-        games.pop();
-    }
+    let back = ReadBack::read(path)?;
     let mut found = Vec::new();
-    for (i, game) in games.into_iter().enumerate() {
-        let number = i + 1;
-        let game = game.map_err(|why| ResumeError::Damaged { number, why })?;
-        let outcome = match game.result() {
-            "1-0" => KnownOutcome::Decisive { winner: Color::White },
-            "0-1" => KnownOutcome::Decisive { winner: Color::Black },
-            "1/2-1/2" => KnownOutcome::Draw,
-            other => return Err(ResumeError::Damaged { number, why: format!("its result is {other}") }),
-        };
-        let tag = |name: &str| game.tag(name).unwrap_or("?").to_owned();
-        let round = tag("Round");
+    for read in &back.games {
         let index = fixtures
             .iter()
             .position(|f| {
-                f.round_tag() == round && names[f.white] == tag("White") && names[f.black] == tag("Black")
+                f.round_tag() == read.tag("Round")
+                    && names[f.white] == read.tag("White")
+                    && names[f.black] == read.tag("Black")
             })
-            .ok_or_else(|| ResumeError::Foreign {
-                number,
-                found: format!("Round {round}, {} - {}", tag("White"), tag("Black")),
-            })?;
-        if found.iter().any(|p: &PlayedBefore| p.index == index) {
-            return Err(ResumeError::Twice { number, round });
-        }
-        let termination = match game.tag("Termination") {
-            Some("time forfeit") => Some(Termination::TimeForfeit),
-            Some("abandoned") => Some(Termination::Abandoned),
-            Some("rules infraction") => Some(Termination::RulesInfraction),
-            Some("adjudication") => Some(Termination::Adjudication),
-            _ => None,
-        };
-        found.push(PlayedBefore { index, game, outcome, termination });
+            .ok_or_else(|| read.foreign())?;
+        found.push(PlayedBefore {
+            index,
+            game: read.game.clone(),
+            outcome: read.outcome,
+            termination: read.termination,
+        });
     }
-    if torn {
-        let text: String = found.iter().map(|p| write_pgn(&p.game) + "\n").collect();
-        write_atomic(path, text.as_bytes()).map_err(io)?;
-    }
+    back.cut_torn_end()?;
     Ok(found)
 }
 

@@ -1,6 +1,6 @@
 //! Who plays whom, with which colours and which opening: the fixtures of a match, a gauntlet
 //! or a round robin, known in full before the first game (a knockout's, which depend on the
-//! results, will be added to the queue as rounds end: see [`Format`]).
+//! results, are made round by round: see [`super::run_knockout`]).
 //!
 //! Every encounter of two engines is played in game pairs: both games of a pair start from
 //! the same opening with the colours reversed (TCEC's rule 4). A round gives every encounter
@@ -18,8 +18,8 @@ pub enum Format {
     Gauntlet,
     /// Every engine against every other.
     RoundRobin,
-    // A knockout (TCEC Cup) comes later: its fixtures depend on the results, so it will
-    // feed the runner's queue round by round instead of listing every fixture at once.
+    // A knockout (TCEC Cup) is not a format of `schedule`: its fixtures depend on the
+    // results, so `run_knockout` hands them to the runner round by round.
 }
 
 impl Format {
@@ -50,8 +50,11 @@ pub struct Fixture {
     pub white: usize,
     /// Black's engine index.
     pub black: usize,
-    /// The index of the opening; the two games of a pair share it.
+    /// The index of the opening (in a knockout: the pair's number within its duel); the two
+    /// games of a pair share it.
     pub opening: usize,
+    /// In a knockout, the duel's number within its round, from 1 (`None` otherwise).
+    pub duel: Option<usize>,
 }
 
 impl Fixture {
@@ -62,10 +65,14 @@ impl Fixture {
         (self.encounter, self.opening)
     }
 
-    /// The PGN `Round` tag that names it: `round.game` (`3.2`).
+    /// The PGN `Round` tag that names it: `round.game` (`3.2`), in a knockout
+    /// `round.duel.game` (`2.1.9`: round 2, its first duel, the duel's ninth game).
     #[must_use]
     pub fn round_tag(&self) -> String {
-        format!("{}.{}", self.round, self.game)
+        match self.duel {
+            Some(duel) => format!("{}.{duel}.{}", self.round, self.game),
+            None => format!("{}.{}", self.round, self.game),
+        }
     }
 }
 
@@ -137,6 +144,7 @@ pub fn schedule(
                     white,
                     black,
                     opening: g / 2,
+                    duel: None,
                 });
             }
         }
@@ -159,6 +167,11 @@ mod tests {
         let openings: Vec<usize> = fixtures.iter().map(|f| f.opening).collect();
         assert_eq!(openings, [0, 0, 1, 1, 2, 2]);
         assert_eq!(fixtures[3].round_tag(), "2.2");
+        assert_eq!(
+            Fixture { duel: Some(3), ..fixtures[3] }.round_tag(),
+            "2.3.2",
+            "a knockout's round.duel.game"
+        );
         assert_eq!(fixtures.iter().map(|f| f.number).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
     }
 

@@ -112,7 +112,7 @@ mod tests {
     use crate::tournament::SprtModel;
 
     fn fixture(number: usize, white: usize, black: usize, opening: usize) -> Fixture {
-        Fixture { number, round: 1, game: number, encounter: 0, white, black, opening }
+        Fixture { number, round: 1, game: number, encounter: 0, white, black, opening, duel: None }
     }
 
     const WHITE_WINS: KnownOutcome = KnownOutcome::Decisive { winner: Color::White };

@@ -1,0 +1,325 @@
+//! The playing hall, shared by [`super::run`] and [`super::run_knockout`]: `concurrency`
+//! workers play the games handed in, each with its own engine instances; the calling thread
+//! writes every game to the PGN as it ends, keeps the score and tells the [`Watcher`].
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossbeam_channel::unbounded;
+use shakmaty::{ByColor, Color, KnownOutcome};
+
+use super::pgn_out::{GameTags, PgnLog, match_record};
+use super::resume::PlayedBefore;
+use super::schedule::Fixture;
+use super::seats::Seats;
+use super::verdict::verdict;
+use super::{
+    FinishedGame, Flow, LiveEvent, LiveMove, MatchError, MatchSetup, Opening, Overhead, Program, Standings, Watcher,
+};
+use crate::conductor::{Conductor, GameEvent};
+use crate::runner::{GamePlan, MoveReport, MoveWatch, PlayedGame, Remark, conduct};
+use crate::{Event, FailureKind, PlayerFailure, TimeControl};
+
+/// One game to play: its fixture, where it starts, and each side's time control.
+#[derive(Clone, Debug)]
+pub(super) struct Job {
+    /// The fixture.
+    pub fixture: Fixture,
+    /// The opening.
+    pub opening: Opening,
+    /// White's and Black's controls (a knockout's tiebreaks shorten them).
+    pub controls: ByColor<TimeControl>,
+}
+
+impl Job {
+    /// The fixture at its engines' own controls.
+    pub fn new(setup: &MatchSetup, fixture: Fixture, opening: Opening) -> Job {
+        let controls = ByColor {
+            white: setup.engines[fixture.white].control.clone(),
+            black: setup.engines[fixture.black].control.clone(),
+        };
+        Job { fixture, opening, controls }
+    }
+}
+
+/// The games of a run, played and read back, with the score, the PGN they go to and what
+/// the runner cost the engines.
+pub(super) struct Hall<'a> {
+    setup: &'a MatchSetup,
+    log: Option<PgnLog>,
+    /// Every engine's score.
+    pub standings: Standings,
+    /// Every game, those read back first, then in the order they ended.
+    pub games: Vec<FinishedGame>,
+    /// What the runner cost the engines' clocks.
+    pub overhead: Overhead,
+    /// The watcher said stop.
+    pub stopped: bool,
+}
+
+impl<'a> Hall<'a> {
+    /// Opens the PGN (to append to it, when resuming) and checks that the external engines'
+    /// programs can be started.
+    ///
+    /// # Errors
+    /// [`MatchError`] for two engines of one name, a PGN that cannot be opened, or an engine
+    /// that cannot be started.
+    pub fn open(setup: &'a MatchSetup) -> Result<Hall<'a>, MatchError> {
+        let log = setup
+            .pgn_out
+            .as_deref()
+            .map(|p| PgnLog::open(p, setup.resume))
+            .transpose()
+            .map_err(MatchError::Pgn)?;
+        check_programs(setup)?;
+        let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
+        Ok(Hall {
+            setup,
+            log,
+            standings: Standings::new(&names),
+            games: Vec::new(),
+            overhead: Overhead::default(),
+            stopped: false,
+        })
+    }
+
+    /// Counts a game of an earlier run, read back from the PGN, as `fixture`'s.
+    pub fn read_back(&mut self, fixture: Fixture, read: &PlayedBefore) {
+        self.standings.record(fixture.white, fixture.black, read.outcome, read.termination);
+        self.games.push(FinishedGame {
+            fixture,
+            white: self.setup.engines[fixture.white].name.clone(),
+            black: self.setup.engines[fixture.black].name.clone(),
+            outcome: read.outcome,
+            termination: read.termination,
+            verdict: written_verdict(&read.game),
+            record: read.game.clone(),
+            moves: Vec::new(),
+            resumed: true,
+        });
+    }
+
+    /// Plays `jobs`, in their order as workers come free, writing and counting each game as
+    /// it ends. A game abandoned through `cancel` is neither written nor counted; once the
+    /// watcher says stop, no new game starts.
+    ///
+    /// # Errors
+    /// [`MatchError::Pgn`] when a game cannot be written (the games under way are finished
+    /// first, and no new one starts).
+    pub fn play(
+        &mut self,
+        jobs: Vec<Job>,
+        watcher: &mut dyn Watcher,
+        cancel: &AtomicBool,
+    ) -> Result<(), MatchError> {
+        let setup = self.setup;
+        let workers = setup.concurrency.clamp(1, jobs.len().max(1));
+        let queue: Mutex<VecDeque<Job>> = Mutex::new(jobs.into());
+        let stop = AtomicBool::new(false);
+        let (tx, rx) = unbounded::<(Job, PlayedGame)>();
+        let mut failure = None;
+        std::thread::scope(|scope| {
+            for board in 0..workers {
+                let tx = tx.clone();
+                let (queue, stop) = (&queue, &stop);
+                scope.spawn(move || {
+                    let mut seats = Seats::new(&setup.engines, setup.ping_timeout);
+                    loop {
+                        if stop.load(Ordering::Relaxed) || cancel.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
+                        let played = play_job(setup, &mut seats, (board, &job), cancel);
+                        if tx.send((job, played)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            for (job, played) in rx {
+                match self.finish(&job, played, watcher) {
+                    Ok(Flow::Continue) => {}
+                    Ok(Flow::Stop) => {
+                        self.stopped = true;
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    Err(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        failure.get_or_insert(e);
+                    }
+                }
+            }
+        });
+        failure.map_or(Ok(()), Err)
+    }
+
+    /// Writes, counts and reports a game played (one abandoned through the cancel flag is
+    /// passed over).
+    fn finish(
+        &mut self,
+        job: &Job,
+        played: PlayedGame,
+        watcher: &mut dyn Watcher,
+    ) -> Result<Flow, MatchError> {
+        let Some(outcome) = outcome(&played) else { return Ok(Flow::Continue) };
+        let fixture = job.fixture;
+        let verdict = verdict(played.game.ending(), &played.remarks);
+        let (white, black) = (&self.setup.engines[fixture.white], &self.setup.engines[fixture.black]);
+        let tags = GameTags {
+            event: &self.setup.event,
+            fixture: &fixture,
+            names: ByColor { white: &white.name, black: &black.name },
+            controls: ByColor { white: &job.controls.white, black: &job.controls.black },
+            opening: &job.opening,
+            verdict: &verdict,
+        };
+        let record = match_record(&played, &tags);
+        if let Some(log) = self.log.as_mut() {
+            log.append(&record).map_err(MatchError::Pgn)?;
+        }
+        let termination = played.game.ending().map(|e| e.termination);
+        self.standings.record(fixture.white, fixture.black, outcome, termination);
+        for report in &played.moves {
+            self.overhead.add(report);
+        }
+        let game = FinishedGame {
+            fixture,
+            white: white.name.clone(),
+            black: black.name.clone(),
+            outcome,
+            termination,
+            verdict,
+            record,
+            moves: played.moves,
+            resumed: false,
+        };
+        let flow = watcher.finished(&game, &self.standings);
+        self.games.push(game);
+        Ok(flow)
+    }
+}
+
+/// Refuses two engines of one name (their games could not be told apart).
+///
+/// # Errors
+/// [`MatchError::SameName`].
+pub(super) fn check_names(setup: &MatchSetup) -> Result<Vec<String>, MatchError> {
+    let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(MatchError::SameName(name.clone()));
+        }
+    }
+    Ok(names)
+}
+
+/// The verdict written after a game's last move (after the move's own comment).
+fn written_verdict(game: &crate::GameRecord) -> String {
+    let comment = game.node(game.main_end()).map(|n| n.comment().to_owned()).unwrap_or_default();
+    match comment.split_once(", ") {
+        Some((first, rest)) if super::MoveComment::parse(first).is_some() => rest.to_owned(),
+        _ => comment,
+    }
+}
+
+/// The result of a finished game; `None` for one abandoned through the cancel flag.
+fn outcome(played: &PlayedGame) -> Option<KnownOutcome> {
+    if played.cancelled {
+        return None;
+    }
+    played.game.ending().map(|e| e.outcome)
+}
+
+/// Refuses to begin when an external engine's program cannot be started at all (a wrong
+/// path: every one of its games would be lost for nothing).
+fn check_programs(setup: &MatchSetup) -> Result<(), MatchError> {
+    for spec in setup.engines.iter().filter(|e| matches!(e.program, Program::External(_))) {
+        let player = spec.start();
+        if let Some(Event::Failed(failure)) = player.try_recv()
+            && matches!(failure.kind, FailureKind::CouldNotStart(_))
+        {
+            return Err(MatchError::CannotStart(failure));
+        }
+    }
+    Ok(())
+}
+
+/// Plays one job with the worker's engines on its `board` (shown live when the setup asks);
+/// an engine that cannot be made ready loses the game without a move, and one that failed
+/// or lost on time is restarted after it.
+fn play_job(
+    setup: &MatchSetup,
+    seats: &mut Seats<'_>,
+    (board, job): (usize, &Job),
+    cancel: &AtomicBool,
+) -> PlayedGame {
+    let (fixture, opening) = (&job.fixture, &job.opening);
+    let index = ByColor { white: fixture.white, black: fixture.black };
+    let specs = index.map(|i| &setup.engines[i]);
+    if let Some(live) = &setup.live {
+        let names = specs.map(|s| s.name.clone());
+        let opening = Box::new(opening.game.clone());
+        let _ = live.send(LiveEvent::Started { board, fixture: *fixture, names, opening });
+    }
+    let watch = |conductor: &Conductor, report: &MoveReport| {
+        if let Some(live) = &setup.live
+            && let Some(moved) = LiveMove::of(board, *fixture, conductor, report)
+        {
+            let _ = live.send(LiveEvent::Moved(Box::new(moved)));
+        }
+    };
+    let controls = job.controls.clone();
+    for side in [Color::White, Color::Black] {
+        if let Err(failure) = seats.ready(*index.get(side)) {
+            return forfeit(opening, side, failure, &controls);
+        }
+    }
+    let (Some(white), Some(black)) = (seats.get(fixture.white), seats.get(fixture.black)) else {
+        let failure = PlayerFailure {
+            engine: specs.white.name.clone(),
+            kind: FailureKind::Hung("it was not ready".into()),
+            last_lines: vec![],
+        };
+        return forfeit(opening, Color::White, failure, &controls);
+    };
+    let plan = GamePlan {
+        opening: opening.game.clone(),
+        controls,
+        limits: specs.map(|s| s.limits.clone()),
+        policies: ByColor::new_with(|_| None),
+        adjudicator: (setup.adjudication)(),
+        draw_claims: setup.draw_claims,
+        patience: setup.patience,
+        cancel: Some(cancel),
+        watch: setup.live.is_some().then_some(&watch as MoveWatch<'_>),
+    };
+    let played = conduct(ByColor { white, black }, plan);
+    for side in [Color::White, Color::Black] {
+        let failed = played.remarks.iter().any(|r| match &r.event {
+            GameEvent::PlayerFailed { side: s, .. } | GameEvent::Flagged { side: s } => *s == side,
+            _ => false,
+        });
+        if failed {
+            seats.restart(*index.get(side));
+        }
+    }
+    played
+}
+
+/// The game `side` loses before its first move, its engine not answering.
+fn forfeit(
+    opening: &Opening,
+    side: Color,
+    failure: PlayerFailure,
+    controls: &ByColor<TimeControl>,
+) -> PlayedGame {
+    let mut conductor = Conductor::new(opening.game.clone(), None, ByColor::new_with(|_| None));
+    let events = conductor.player_failed(side, failure);
+    let mut game = conductor.into_game();
+    game.set_tag("TimeControl", &controls.white.to_pgn());
+    let remarks =
+        events.into_iter().map(|event| Remark { ply: game.len(), fen: String::new(), event }).collect();
+    PlayedGame { game, remarks, moves: Vec::new(), cancelled: false }
+}
