@@ -136,3 +136,47 @@ fn an_engine_that_crashes_loses_its_games_and_the_tournament_goes_on() {
     }
     wait_for_text(&mut h, "disconnects");
 }
+
+/// Steps until a label shows `text`, for at most `seconds`.
+fn wait_long(h: &mut Harness<'_, KibitzApp>, text: &str, seconds: u64) {
+    let start = std::time::Instant::now();
+    while h.query_by_label_contains(text).is_none() {
+        assert!(start.elapsed().as_secs() < seconds, "no '{text}' shown within {seconds} s");
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_knockout_draws_its_bracket_with_a_final_and_a_match_for_third_place() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    // Tactical positions and a hundredth of a second a move: two engines of the same
+    // strength still part after a few tiebreak pairs.
+    std::fs::copy(
+        format!("{}/../data/epd/wac.epd", env!("CARGO_MANIFEST_DIR")),
+        dir.path().join("suite.epd"),
+    )
+    .expect("WAC");
+    let settings = r#"{"own_book": false, "tournament": {"entrants": [{"kibitz": "strong"},
+        {"kibitz": "club"}, {"kibitz": "casual"}, {"kibitz": "beginner"}], "control": "st 0.01",
+        "pairs": 1, "concurrency": 2}}"#;
+    let mut h = tournament_app(dir.path(), settings);
+    click(&mut h, "Choose openings…");
+    wait_for_text(&mut h, "suite.epd");
+    click(&mut h, "Random order");
+    click(&mut h, "Knockout");
+    click(&mut h, "Start");
+    wait_long(&mut h, "Tournament over: ", 120);
+    wait_for_text(&mut h, "Winner: Kibitz");
+    assert!(h.query_by_label("For third place").is_some(), "the losing semi-finalists meet");
+    assert!(h.query_by_label("Round 2").is_some(), "a final round");
+    let games = tournament_games(dir.path());
+    let mut rounds: Vec<&str> = games.iter().filter_map(|g| g.tag("Round")).collect();
+    let played = rounds.len();
+    rounds.sort_unstable();
+    rounds.dedup();
+    assert_eq!(rounds.len(), played, "every game once");
+    for duel in ["1.1.1", "1.2.1", "2.1.1", "2.2.1"] {
+        assert!(rounds.contains(&duel), "{duel}: two semi-finals, the final and the match for third");
+    }
+}

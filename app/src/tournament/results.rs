@@ -19,7 +19,9 @@ pub fn progress_ui(ui: &mut Ui, running: &Running) {
         None if running.is_cancelled() => "Stopping: the games under way are abandoned…".to_owned(),
         None => format!("{} of {} games played · {time}", played, running.scheduled),
         Some(Ok(_)) if !running.resumable() => format!("Tournament over: {played} games."),
-        Some(Ok(_)) => format!("Stopped after {played} of {} games; Resume plays the rest.", running.scheduled),
+        Some(Ok(_)) => {
+            format!("Stopped after {played} of {} games; Resume plays the rest.", running.scheduled)
+        }
         Some(Err(why)) => format!("The tournament could not go on: {why}"),
     };
     ui.label(RichText::new(line).strong());
@@ -195,7 +197,9 @@ fn bracket_ui(ui: &mut Ui, games: &[FinishedGame], report: Option<&KnockoutRepor
     let duels = duels_so_far(games);
     let rounds = duels.iter().map(|d| d.round).max().unwrap_or(0);
     let winner = |round: usize, engine: usize| {
-        report.is_some_and(|r| r.duels.iter().any(|d| d.round == round && d.winner == engine && d.low.is_some()))
+        report.is_some_and(|r| {
+            r.duels.iter().any(|d| d.round == round && d.winner == engine && d.low.is_some())
+        })
     };
     ui.horizontal_top(|ui| {
         for round in 1..=rounds {

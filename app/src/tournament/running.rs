@@ -11,8 +11,8 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use kibitz_engine::conductor::Adjudicator;
 use kibitz_engine::matches::{
-    FinishedGame, Flow, KnockoutPlan, KnockoutReport, LiveEvent, MatchSetup, OpeningSource, Order, Standings, Tally,
-    Watcher, read_suite, run, run_knockout,
+    FinishedGame, Flow, KnockoutPlan, KnockoutReport, LiveEvent, MatchSetup, OpeningSource, Order, Standings,
+    Tally, Watcher, read_suite, run, run_knockout,
 };
 
 use super::choices::{FormatChoice, TournamentChoices};
@@ -223,9 +223,9 @@ fn play(
     let mut relay = Relay { news, repaint };
     let plan = KnockoutPlan { pairs: choices.pairs, books: Vec::new() };
     match choices.format {
-        FormatChoice::Knockout => run_knockout(&setup, &plan, &mut relay, cancel)
-            .map(Ending::Knockout)
-            .map_err(|e| e.to_string()),
+        FormatChoice::Knockout => {
+            run_knockout(&setup, &plan, &mut relay, cancel).map(Ending::Knockout).map_err(|e| e.to_string())
+        }
         _ => run(&setup, &mut relay, cancel)
             .map(|report| Ending::Played { complete: report.complete })
             .map_err(|e| e.to_string()),

@@ -15,7 +15,8 @@ use super::schedule::Fixture;
 use super::seats::Seats;
 use super::verdict::verdict;
 use super::{
-    FinishedGame, Flow, LiveEvent, LiveMove, MatchError, MatchSetup, Opening, Overhead, Program, Standings, Watcher,
+    FinishedGame, Flow, LiveEvent, LiveMove, MatchError, MatchSetup, Opening, Overhead, Program, Standings,
+    Watcher,
 };
 use crate::conductor::{Conductor, GameEvent};
 use crate::runner::{GamePlan, MoveReport, MoveWatch, PlayedGame, Remark, conduct};
