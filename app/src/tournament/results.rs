@@ -218,7 +218,7 @@ fn bracket_ui(ui: &mut Ui, games: &[FinishedGame], report: Option<&KnockoutRepor
                             ui.label(RichText::new("For third place").weak());
                         }
                         for (engine, points) in d.engines {
-                            let line = RichText::new(format!("{}  {points}", name(engine)));
+                            let line = RichText::new(format!("{}: {points}", name(engine)));
                             ui.label(if winner(round, engine) { line.strong() } else { line });
                         }
                         ui.label(RichText::new(format!("{} games", d.games)).weak());
