@@ -7,20 +7,16 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossbeam_channel::unbounded;
-use shakmaty::{ByColor, Color, KnownOutcome};
+use shakmaty::{ByColor, KnownOutcome};
 
 use super::pgn_out::{GameTags, PgnLog, match_record};
 use super::resume::PlayedBefore;
 use super::schedule::Fixture;
 use super::seats::Seats;
 use super::verdict::verdict;
-use super::{
-    FinishedGame, Flow, LiveEvent, LiveMove, MatchError, MatchSetup, Opening, Overhead, Program, Standings,
-    Watcher,
-};
-use crate::conductor::{Conductor, GameEvent};
-use crate::runner::{GamePlan, MoveReport, MoveWatch, PlayedGame, Remark, conduct};
-use crate::{Event, FailureKind, PlayerFailure, TimeControl};
+use super::{FinishedGame, Flow, MatchError, MatchSetup, Opening, Overhead, Program, Standings, Watcher};
+use crate::runner::PlayedGame;
+use crate::{Event, FailureKind, TimeControl};
 
 /// One game to play: its fixture, where it starts, and each side's time control.
 #[derive(Clone, Debug)]
@@ -131,7 +127,7 @@ impl<'a> Hall<'a> {
                             break;
                         }
                         let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
-                        let played = play_job(setup, &mut seats, (board, &job), cancel);
+                        let played = super::board::play_job(setup, &mut seats, (board, &job), cancel);
                         if tx.send((job, played)).is_err() {
                             break;
                         }
@@ -245,82 +241,4 @@ fn check_programs(setup: &MatchSetup) -> Result<(), MatchError> {
         }
     }
     Ok(())
-}
-
-/// Plays one job with the worker's engines on its `board` (shown live when the setup asks);
-/// an engine that cannot be made ready loses the game without a move, and one that failed
-/// or lost on time is restarted after it.
-fn play_job(
-    setup: &MatchSetup,
-    seats: &mut Seats<'_>,
-    (board, job): (usize, &Job),
-    cancel: &AtomicBool,
-) -> PlayedGame {
-    let (fixture, opening) = (&job.fixture, &job.opening);
-    let index = ByColor { white: fixture.white, black: fixture.black };
-    let specs = index.map(|i| &setup.engines[i]);
-    if let Some(live) = &setup.live {
-        let names = specs.map(|s| s.name.clone());
-        let opening = Box::new(opening.game.clone());
-        let _ = live.send(LiveEvent::Started { board, fixture: *fixture, names, opening });
-    }
-    let watch = |conductor: &Conductor, report: &MoveReport| {
-        if let Some(live) = &setup.live
-            && let Some(moved) = LiveMove::of(board, *fixture, conductor, report)
-        {
-            let _ = live.send(LiveEvent::Moved(Box::new(moved)));
-        }
-    };
-    let controls = job.controls.clone();
-    for side in [Color::White, Color::Black] {
-        if let Err(failure) = seats.ready(*index.get(side)) {
-            return forfeit(opening, side, failure, &controls);
-        }
-    }
-    let (Some(white), Some(black)) = (seats.get(fixture.white), seats.get(fixture.black)) else {
-        let failure = PlayerFailure {
-            engine: specs.white.name.clone(),
-            kind: FailureKind::Hung("it was not ready".into()),
-            last_lines: vec![],
-        };
-        return forfeit(opening, Color::White, failure, &controls);
-    };
-    let plan = GamePlan {
-        opening: opening.game.clone(),
-        controls,
-        limits: specs.map(|s| s.limits.clone()),
-        policies: ByColor::new_with(|_| None),
-        adjudicator: (setup.adjudication)(),
-        draw_claims: setup.draw_claims,
-        patience: setup.patience,
-        cancel: Some(cancel),
-        watch: setup.live.is_some().then_some(&watch as MoveWatch<'_>),
-    };
-    let played = conduct(ByColor { white, black }, plan);
-    for side in [Color::White, Color::Black] {
-        let failed = played.remarks.iter().any(|r| match &r.event {
-            GameEvent::PlayerFailed { side: s, .. } | GameEvent::Flagged { side: s } => *s == side,
-            _ => false,
-        });
-        if failed {
-            seats.restart(*index.get(side));
-        }
-    }
-    played
-}
-
-/// The game `side` loses before its first move, its engine not answering.
-fn forfeit(
-    opening: &Opening,
-    side: Color,
-    failure: PlayerFailure,
-    controls: &ByColor<TimeControl>,
-) -> PlayedGame {
-    let mut conductor = Conductor::new(opening.game.clone(), None, ByColor::new_with(|_| None));
-    let events = conductor.player_failed(side, failure);
-    let mut game = conductor.into_game();
-    game.set_tag("TimeControl", &controls.white.to_pgn());
-    let remarks =
-        events.into_iter().map(|event| Remark { ply: game.len(), fen: String::new(), event }).collect();
-    PlayedGame { game, remarks, moves: Vec::new(), cancelled: false }
 }

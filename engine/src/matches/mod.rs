@@ -14,6 +14,7 @@
 //! TCEC and Fishtest presets plug in here). Threefold repetition and the fifty-move rule end
 //! a game at once when [`MatchSetup::draw_claims`] is on (TCEC's rule 6a).
 
+mod board;
 mod comment;
 mod engine;
 mod hall;
