@@ -377,6 +377,7 @@ impl KibitzApp {
                     }
                 }
                 FileEvent::OpeningsPicked(path) => self.settings.tournament.openings = Some(path),
+                FileEvent::TablebasesPicked(path) => self.settings.tablebases = Some(path),
             }
         }
     }
@@ -1254,7 +1255,13 @@ impl KibitzApp {
         egui::Panel::right("side-panel").resizable(true).default_size(340.0).min_size(260.0).show(ui, |ui| {
             if self.workspace == Workspace::Tournament {
                 crate::side_panel::notices_ui(ui, &self.notices, &mut actions);
-                let form = self.tournament.form_ui(ui, &mut self.settings.tournament, &self.settings.engines);
+                let settings = &mut self.settings;
+                let form = self.tournament.form_ui(
+                    ui,
+                    &mut settings.tournament,
+                    &settings.engines,
+                    &mut settings.tablebases,
+                );
                 actions.extend(form.map(Action::Tournament));
                 return;
             }

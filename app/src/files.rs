@@ -34,6 +34,10 @@ pub trait FilePicker: Send + Sync {
     fn open_book(&self) -> Option<PathBuf> {
         None
     }
+    /// The folder of the Syzygy tablebases, or `None` if the user cancelled.
+    fn pick_tablebases(&self) -> Option<PathBuf> {
+        None
+    }
     /// Where to write a book in `format`, or `None` if the user cancelled.
     fn save_book(&self, _suggested_name: &str, _format: BookFormat) -> Option<PathBuf> {
         None
@@ -80,6 +84,10 @@ impl FilePicker for NativePicker {
             .pick_file()
     }
 
+    fn pick_tablebases(&self) -> Option<PathBuf> {
+        rfd::FileDialog::new().set_title("The folder of the Syzygy tablebases").pick_folder()
+    }
+
     fn save_book(&self, suggested_name: &str, format: BookFormat) -> Option<PathBuf> {
         let (filter, title) = match format {
             BookFormat::Kibitz => (("Kibitz book", ["kbook"]), "Save book as"),
@@ -112,6 +120,8 @@ pub enum FileEvent {
     SuitePicked(PathBuf),
     /// The user picked a tournament's openings.
     OpeningsPicked(PathBuf),
+    /// The user picked the folder of the Syzygy tablebases.
+    TablebasesPicked(PathBuf),
 }
 
 /// One piece of work for the writer thread: a failed write names its file and the error.
@@ -217,6 +227,12 @@ impl Files {
     pub fn pick_openings(&self) {
         let picker = self.picker.clone();
         self.spawn(move || picker.open_suite().map(FileEvent::OpeningsPicked));
+    }
+
+    /// Asks for the folder of the Syzygy tablebases, in the background.
+    pub fn pick_tablebases(&self) {
+        let picker = self.picker.clone();
+        self.spawn(move || picker.pick_tablebases().map(FileEvent::TablebasesPicked));
     }
 
     /// Opens a file given on the command line or dropped on the window, in the background.

@@ -66,6 +66,9 @@ pub struct Settings {
     pub hints_per_game: u32,
     /// The Tournament workspace's form.
     pub tournament: TournamentChoices,
+    /// The folder of the Syzygy tablebases, if the user has them: tournaments adjudicate by
+    /// them.
+    pub tablebases: Option<PathBuf>,
 }
 
 /// The most hints a game may allow.
@@ -94,6 +97,7 @@ impl Default for Settings {
             watch: [None, None],
             hints_per_game: 3,
             tournament: TournamentChoices::default(),
+            tablebases: None,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The Tournament workspace, clicked through: a round robin chosen in the form is played
 //! with its games in a PGN that opens to study; live boards show the rules' countdowns; a
 //! cancelled tournament resumes to exactly its games; an engine that crashes loses its games
-//! while the tournament goes on.
+//! while the tournament goes on; a knockout draws its bracket; chosen tablebases adjudicate.
 
 mod common;
 
@@ -178,5 +178,29 @@ fn a_knockout_draws_its_bracket_with_a_final_and_a_match_for_third_place() {
     assert_eq!(rounds.len(), played, "every game once");
     for duel in ["1.1.1", "1.2.1", "2.1.1", "2.2.1"] {
         assert!(rounds.contains(&duel), "{duel}: two semi-finals, the final and the match for third");
+    }
+}
+
+#[test]
+fn with_tablebases_chosen_an_ending_they_cover_is_adjudicated_at_once() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let tables = format!("{}/../data/syzygy", env!("CARGO_MANIFEST_DIR"));
+    std::os::unix::fs::symlink(tables, dir.path().join("tablebases")).expect("a link to the tables");
+    std::fs::write(dir.path().join("suite.epd"), "8/8/8/4k3/8/8/8/R3K3 w - - id \"KRvK\";\n")
+        .expect("a suite");
+    let mut h = tournament_app(dir.path(), r#"{"own_book": false, "tournament": {"pairs": 1}}"#);
+    assert!(h.query_by_label("No tablebases").is_none(), "none chosen yet");
+    click(&mut h, "Choose tablebases…");
+    wait_for_text(&mut h, "No tablebases");
+    click(&mut h, "Choose openings…");
+    wait_for_text(&mut h, "suite.epd");
+    type_control(&mut h, "st 0.05");
+    click(&mut h, "Match");
+    click(&mut h, "Start");
+    wait_for_text(&mut h, "Tournament over: 2 games.");
+    wait_for_text(&mut h, "Syzygy: KRvK is won for White");
+    for game in tournament_games(dir.path()) {
+        assert_eq!(game.tag("Result"), Some("1-0"), "White has the rook");
+        assert!(game.len() <= 2, "adjudicated at once, not played out: {} plies", game.len());
     }
 }

@@ -18,6 +18,7 @@ impl KibitzApp {
     pub(super) fn tournament_request(&mut self, request: TournamentRequest) {
         match request {
             TournamentRequest::PickOpenings => self.files.pick_openings(),
+            TournamentRequest::PickTablebases => self.files.pick_tablebases(),
             TournamentRequest::Start => {
                 let pgn = self.new_tournament_file();
                 self.start_tournament(self.settings.tournament.clone(), pgn, false);
@@ -62,7 +63,8 @@ impl KibitzApp {
         setup.resume = resume;
         // Process latency on a busy desktop: a flag falls 50 ms past zero.
         setup.patience.margin = Duration::from_millis(50);
-        self.tournament.running = Some(Running::start(choices, setup, Arc::clone(&self.repaint)));
+        let tablebases = self.settings.tablebases.clone();
+        self.tournament.running = Some(Running::start(choices, setup, tablebases, Arc::clone(&self.repaint)));
     }
 
     /// A new PGN file for a tournament's games, in the data folder's `tournaments`.

@@ -2,6 +2,8 @@
 //! format, the game pairs, the games at once, the arbiter's rules and the openings; Start,
 //! Cancel and Resume.
 
+use std::path::PathBuf;
+
 use egui::{Color32, RichText, Ui};
 use kibitz_engine::{EngineConfig, Level};
 
@@ -14,6 +16,7 @@ pub fn form_ui(
     ui: &mut Ui,
     choices: &mut TournamentChoices,
     engines: &[EngineConfig],
+    tablebases: &mut Option<PathBuf>,
     running: Option<&Running>,
 ) -> Option<TournamentRequest> {
     let mut request = None;
@@ -52,6 +55,7 @@ pub fn form_ui(
                     .on_hover_text(rules_words(rules));
             }
         });
+        tablebases_ui(ui, choices.rules, tablebases, &mut request);
         openings_ui(ui, choices, &mut request);
     });
     ui.separator();
@@ -124,6 +128,42 @@ fn entrants_ui(ui: &mut Ui, choices: &mut TournamentChoices, engines: &[EngineCo
     if engines.is_empty() {
         ui.label(RichText::new("Add external engines under Engines… in the Play workspace.").weak());
     }
+}
+
+/// The Syzygy tablebases the arbiter adjudicates by (TCEC's and Fishtest's rules).
+fn tablebases_ui(
+    ui: &mut Ui,
+    rules: RulesChoice,
+    tablebases: &mut Option<PathBuf>,
+    request: &mut Option<TournamentRequest>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Tablebases");
+        match tablebases.as_ref() {
+            Some(folder) => {
+                let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                ui.label(RichText::new(name).monospace()).on_hover_text(folder.display().to_string());
+                if rules == RulesChoice::None {
+                    ui.label(RichText::new("(not used without adjudication)").weak());
+                }
+            }
+            None => {
+                ui.label("none");
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui
+            .button("Choose tablebases…")
+            .on_hover_text("A folder of Syzygy tables (KRvK.rtbw, ...): positions they cover are adjudicated")
+            .clicked()
+        {
+            *request = Some(TournamentRequest::PickTablebases);
+        }
+        if tablebases.is_some() && ui.button("No tablebases").clicked() {
+            *tablebases = None;
+        }
+    });
 }
 
 /// Where the games start.

@@ -25,6 +25,8 @@ use crate::pieces::PieceTextures;
 pub enum TournamentRequest {
     /// Ask for an openings suite (EPD or PGN).
     PickOpenings,
+    /// Ask for the folder of the Syzygy tablebases.
+    PickTablebases,
     /// Play the tournament the form describes.
     Start,
     /// Finish the stopped tournament from its PGN.
@@ -64,8 +66,9 @@ impl TournamentView {
         ui: &mut Ui,
         choices: &mut TournamentChoices,
         engines: &[kibitz_engine::EngineConfig],
+        tablebases: &mut Option<PathBuf>,
     ) -> Option<TournamentRequest> {
-        form::form_ui(ui, choices, engines, self.running.as_ref())
+        form::form_ui(ui, choices, engines, tablebases, self.running.as_ref())
     }
 
     /// The central panel: the live boards, the results and the games.

@@ -3,19 +3,20 @@
 //! the UI drains once a frame. Cancel abandons the games under way; a resumed run plays them
 //! again from the PGN.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use kibitz_engine::SyzygyTables;
 use kibitz_engine::conductor::Adjudicator;
 use kibitz_engine::matches::{
     FinishedGame, Flow, KnockoutPlan, KnockoutReport, LiveEvent, MatchSetup, OpeningSource, Order, Standings,
     Tally, Watcher, read_suite, run, run_knockout,
 };
 
-use super::choices::{FormatChoice, TournamentChoices};
+use super::choices::{FormatChoice, RulesChoice, TournamentChoices};
 use super::live_board::LiveBoard;
 
 /// What the runner's thread tells the UI.
@@ -74,6 +75,7 @@ impl Running {
     pub fn start(
         choices: TournamentChoices,
         mut setup: MatchSetup,
+        tablebases: Option<PathBuf>,
         repaint: Arc<dyn Fn() + Send + Sync>,
     ) -> Running {
         let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
@@ -105,7 +107,7 @@ impl Running {
         std::thread::Builder::new()
             .name("tournament".into())
             .spawn(move || {
-                let ending = play(&choices, setup, &news_tx, &repaint, &cancel);
+                let ending = play(&choices, (setup, tablebases.as_deref()), &news_tx, &repaint, &cancel);
                 let _ = news_tx.send(News::Done(ending));
                 repaint();
             })
@@ -202,10 +204,10 @@ impl Watcher for Relay<'_> {
     }
 }
 
-/// Reads the openings and plays the tournament (on the runner's thread).
+/// Reads the openings and the tablebases, and plays the tournament (on the runner's thread).
 fn play(
     choices: &TournamentChoices,
-    mut setup: MatchSetup,
+    (mut setup, tablebases): (MatchSetup, Option<&Path>),
     news: &Sender<News>,
     repaint: &Arc<dyn Fn() + Send + Sync>,
     cancel: &AtomicBool,
@@ -219,7 +221,11 @@ fn play(
         setup.openings = OpeningSource::suite(suite, order, 1);
     }
     let rules = choices.rules.rules();
-    setup.adjudication = Arc::new(move || Box::new(rules.arbiter(None)) as Box<dyn Adjudicator>);
+    let tables = match tablebases.filter(|_| choices.rules != RulesChoice::None) {
+        Some(folder) => Some(Arc::new(SyzygyTables::open(folder).map_err(|e| e.to_string())?)),
+        None => None,
+    };
+    setup.adjudication = Arc::new(move || Box::new(rules.arbiter(tables.clone())) as Box<dyn Adjudicator>);
     let mut relay = Relay { news, repaint };
     let plan = KnockoutPlan { pairs: choices.pairs, books: Vec::new() };
     match choices.format {
