@@ -15,11 +15,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+use shakmaty::KnownOutcome;
 
 use crate::conductor::{Adjudicator, MoveLimit};
 use crate::matches::{
-    EngineSpec, FinishedGame, Flow, Format, MatchError, MatchSetup, OpeningSource, Order, Program, Standings,
-    Tally, Watcher, read_suite, run_knockout,
+    EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, OpeningSource, Order, Program,
+    Standings, Tally, Watcher, read_suite, run_knockout,
 };
 use crate::runner::Patience;
 use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel, SyzygyTables};
@@ -482,7 +483,8 @@ impl MatchArgs {
                 None => None,
             };
         let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
-        let mut printer = Printer { names, tally: Tally::new(sprt) };
+        let opponents = vec![Tally::new(None); names.len()];
+        let mut printer = Printer { names, tally: Tally::new(sprt), opponents };
         let cancel = AtomicBool::new(false);
         if self.format == FormatName::Knockout {
             if self.resume || self.sprt().is_some() {
@@ -511,6 +513,9 @@ impl MatchArgs {
                 print!("{}", report.standings);
                 println!("{} against the others:", printer.names[0]);
                 println!("{}", printer.tally);
+                if self.format == FormatName::Gauntlet {
+                    print!("{}", printer.against_each());
+                }
                 println!("{}", report.overhead);
                 println!("games {} of {scheduled}", report.games.len());
                 ExitCode::SUCCESS
@@ -530,6 +535,8 @@ struct Printer {
     names: Vec<String>,
     /// The first engine's results as statistics, and the SPRT when one runs.
     tally: Tally,
+    /// The first engine's results against each engine alone, by the engine's index.
+    opponents: Vec<Tally>,
 }
 
 impl Printer {
@@ -543,13 +550,68 @@ impl Printer {
             );
         }
     }
+
+    /// Counts a game for the first engine's tallies, overall and against its opponent.
+    fn add(&mut self, fixture: &Fixture, outcome: KnownOutcome) {
+        self.tally.add(fixture, outcome);
+        let opponent = if fixture.white == 0 { fixture.black } else { fixture.white };
+        if let Some(tally) = self.opponents.get_mut(opponent) {
+            tally.add(fixture, outcome);
+        }
+    }
+
+    /// The first engine's results against each opponent, one line each, as a gauntlet's
+    /// table: games, wins, draws, losses, score, Elo with its 95% interval, and the pairs.
+    fn against_each(&self) -> String {
+        let width = self.names.iter().map(String::len).max().unwrap_or(0).max("Opponent".len());
+        let mut text = format!("{} against each:\n", self.names.first().map_or("", String::as_str));
+        text += &format!(
+            "{:<width$}  Games    W    D    L   Score      Elo  95% interval      Ptnml(0-2)\n",
+            "Opponent"
+        );
+        for (name, tally) in self.names.iter().zip(&self.opponents).skip(1) {
+            let g = tally.games();
+            let score = if g.games() == 0 { 0.0 } else { 100.0 * g.points() / f64::from(g.games()) };
+            let (elo, interval) = match g.elo() {
+                Some(e) if e.elo.is_finite() => (format!("{:+.0}", e.elo + 0.0), interval(e.low, e.high)),
+                Some(e) => (if e.elo > 0.0 { "+inf" } else { "-inf" }.to_owned(), "-".to_owned()),
+                None => ("-".to_owned(), "-".to_owned()),
+            };
+            let c = tally.pairs().counts;
+            text += &format!(
+                "{name:<width$}  {:>5} {:>4} {:>4} {:>4}  {score:>5.1}%  {elo:>7}  {interval:<16}  [{}, {}, {}, {}, {}]\n",
+                g.games(),
+                g.wins,
+                g.draws,
+                g.losses,
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4]
+            );
+        }
+        text
+    }
+}
+
+/// An Elo interval as `[-120, +35]`; an end at infinity (every point scored) as `inf`.
+fn interval(low: f64, high: f64) -> String {
+    let end = |x: f64| {
+        if x.is_finite() {
+            format!("{:+.0}", x + 0.0)
+        } else {
+            format!("{}inf", if x > 0.0 { '+' } else { '-' })
+        }
+    };
+    format!("[{}, {}]", end(low), end(high))
 }
 
 impl Watcher for Printer {
     fn resumed(&mut self, games: &[FinishedGame], standings: &Standings) {
         println!("Resuming: {} games already in the PGN", games.len());
         for game in games {
-            self.tally.add(&game.fixture, game.outcome);
+            self.add(&game.fixture, game.outcome);
         }
         self.score_line(standings);
     }
@@ -564,7 +626,7 @@ impl Watcher for Printer {
             game.verdict
         );
         self.score_line(standings);
-        self.tally.add(&game.fixture, game.outcome);
+        self.add(&game.fixture, game.outcome);
         if let Some(status) = self.tally.sprt() {
             println!("SPRT: LLR {:.2} ({:.2}, {:.2})", status.llr, status.lower, status.upper);
         }
