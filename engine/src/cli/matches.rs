@@ -641,6 +641,7 @@ impl Watcher for Printer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::WinDrawLoss;
 
     #[derive(Debug, clap::Parser)]
     struct Cli {
@@ -655,6 +656,40 @@ mod tests {
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_gauntlet_table_has_the_first_engines_results_against_each_opponent() {
+        let names: Vec<String> = ["Kibitz", "Fairy-Max", "Glaurung"].map(String::from).to_vec();
+        let mut printer = Printer { tally: Tally::new(None), opponents: vec![Tally::new(None); 3], names };
+        let white = KnownOutcome::Decisive { winner: shakmaty::Color::White };
+        let black = KnownOutcome::Decisive { winner: shakmaty::Color::Black };
+        let games = [
+            // Against Fairy-Max: two pairs, one won 2-0, one lost 0.5-1.5 (a draw and a loss).
+            (0, 1, 0, white),
+            (1, 0, 0, black),
+            (0, 1, 1, KnownOutcome::Draw),
+            (1, 0, 1, white),
+            // Against Glaurung: one pair, split (each side wins with White).
+            (0, 2, 2, white),
+            (2, 0, 2, white),
+        ];
+        for (number, &(w, b, opening, outcome)) in games.iter().enumerate() {
+            let encounter = w.max(b);
+            let fixture = Fixture { number, round: 1, game: number, encounter, white: w, black: b, opening };
+            printer.add(&fixture, outcome);
+        }
+        assert_eq!(printer.tally.games(), WinDrawLoss { wins: 3, draws: 1, losses: 2 });
+        let table = printer.against_each();
+        let lines: Vec<Vec<&str>> = table.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
+        assert!(table.starts_with("Kibitz against each:"), "{table}");
+        assert_eq!(lines.len(), 2, "{table}");
+        assert_eq!(lines[0][..6], ["Fairy-Max", "4", "2", "1", "1", "62.5%"], "{table}");
+        assert_eq!(lines[0][6], "+89", "{table}");
+        assert!(table.contains("[0, 1, 0, 0, 1]"), "{table}");
+        assert_eq!(lines[1][..7], ["Glaurung", "2", "1", "0", "1", "50.0%", "+0"], "{table}");
+        assert!(lines[1].join(" ").ends_with("[0, 0, 1, 0, 0]"), "{table}");
+        assert_eq!(interval(f64::NEG_INFINITY, 12.4), "[-inf, +12]");
     }
 
     #[test]
