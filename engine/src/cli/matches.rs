@@ -32,10 +32,11 @@ use crate::{Book, EngineConfig, Level, Protocol, TimeControl};
 option.NAME=VALUE tc=CONTROL st=SECONDS depth=PLIES nodes=N level=beginner|casual|club|strong \
 book=FILE (level and book: the built-in engine only). An engine without tc= plays at --tc; depth= \
 and nodes= limit each search within it, or alone.\n\nOne line per finished game, `Finished game N \
-(White vs Black): RESULT {how}`, then the results table; the last line is `games PLAYED of \
-SCHEDULED`. A stopped run (Ctrl-C, a crash: the games under way are lost) is finished with \
---resume and the same options and --pgnout. Exit code 2 for a setup that cannot be played, 1 when \
-the PGN cannot be written.")]
+(White vs Black): RESULT {how}`, then the results table (with --format gauntlet, also the first \
+engine's W/D/L, score and Elo with its 95% interval against each opponent); the last line is \
+`games PLAYED of SCHEDULED`. A stopped run (Ctrl-C, a crash: the games under way are lost) is \
+finished with --resume and the same options and --pgnout. Exit code 2 for a setup that cannot be \
+played, 1 when the PGN cannot be written.")]
 pub struct MatchArgs {
     /// An engine, as `key=value` words in one argument (`--engine "cmd=builtin depth=2"`);
     /// repeat --engine for each engine.
