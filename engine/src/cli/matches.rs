@@ -15,11 +15,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+use shakmaty::KnownOutcome;
 
 use crate::conductor::{Adjudicator, MoveLimit};
 use crate::matches::{
-    EngineSpec, FinishedGame, Flow, Format, KnockoutPlan, MatchError, MatchSetup, OpeningSource, Order,
-    Program, Standings, Tally, Watcher, read_suite, run_knockout, unique_names,
+    EngineSpec, FinishedGame, Fixture, Flow, Format, KnockoutPlan, MatchError, MatchSetup, OpeningSource,
+    Order, Program, Standings, Tally, Watcher, read_suite, run_knockout, unique_names,
 };
 use crate::runner::Patience;
 use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel, SyzygyTables};
@@ -31,13 +32,15 @@ use crate::{Book, EngineConfig, Level, Protocol, TimeControl};
 option.NAME=VALUE tc=CONTROL st=SECONDS depth=PLIES nodes=N level=beginner|casual|club|strong \
 book=FILE (level and book: the built-in engine only). An engine without tc= plays at --tc; depth= \
 and nodes= limit each search within it, or alone.\n\nOne line per finished game, `Finished game N \
-(White vs Black): RESULT {how}`, then the results table; the last line is `games PLAYED of \
-SCHEDULED`. A knockout (--format knockout) ends with the bracket, a line per duel, and `Winner: \
-NAME; third: NAME`; its games go to the one --pgnout, each tagged Round \"round.duel.game\" (1.3.2: \
-round 1, its third duel, the duel's second game; the final is duel 1 of the last round, the match \
-for third place duel 2). A stopped run (Ctrl-C, a crash: the games under way are lost) is \
-finished with --resume and the same options and --pgnout. Exit code 2 for a setup that cannot \
-be played, 1 when the PGN cannot be written.")]
+(White vs Black): RESULT {how}`, then the results table (with --format gauntlet, also the first \
+engine's W/D/L, score and Elo with its 95% interval against each opponent; with a round robin of \
+more than two, the cross table); the last line is `games PLAYED of SCHEDULED`. A knockout \
+(--format knockout) ends with the bracket, a line per duel, and `Winner: NAME; third: NAME`; its \
+games go to the one --pgnout, each tagged Round \"round.duel.game\" (1.3.2: round 1, its third \
+duel, the duel's second game; the final is duel 1 of the last round, the match for third place \
+duel 2). A stopped run (Ctrl-C, a crash: the games under way are lost) is finished with --resume \
+and the same options and --pgnout. Exit code 2 for a setup that cannot be played, 1 when the PGN \
+cannot be written.")]
 pub struct MatchArgs {
     /// An engine, as `key=value` words in one argument (`--engine "cmd=builtin depth=2"`);
     /// repeat --engine for each engine.
@@ -490,7 +493,8 @@ impl MatchArgs {
                 None => None,
             };
         let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
-        let mut printer = Printer { names, tally: Tally::new(sprt) };
+        let opponents = vec![Tally::new(None); names.len()];
+        let mut printer = Printer { names, tally: Tally::new(sprt), opponents };
         let cancel = AtomicBool::new(false);
         if self.format == FormatName::Knockout {
             if self.sprt().is_some() {
@@ -527,6 +531,9 @@ impl MatchArgs {
                 }
                 println!("{} against the others:", printer.names[0]);
                 println!("{}", printer.tally);
+                if self.format == FormatName::Gauntlet {
+                    print!("{}", printer.against_each());
+                }
                 println!("{}", report.overhead);
                 println!("games {} of {scheduled}", report.games.len());
                 ExitCode::SUCCESS
@@ -546,6 +553,8 @@ struct Printer {
     names: Vec<String>,
     /// The first engine's results as statistics, and the SPRT when one runs.
     tally: Tally,
+    /// The first engine's results against each engine alone, by the engine's index.
+    opponents: Vec<Tally>,
 }
 
 impl Printer {
@@ -559,13 +568,68 @@ impl Printer {
             );
         }
     }
+
+    /// Counts a game for the first engine's tallies, overall and against its opponent.
+    fn add(&mut self, fixture: &Fixture, outcome: KnownOutcome) {
+        self.tally.add(fixture, outcome);
+        let opponent = if fixture.white == 0 { fixture.black } else { fixture.white };
+        if let Some(tally) = self.opponents.get_mut(opponent) {
+            tally.add(fixture, outcome);
+        }
+    }
+
+    /// The first engine's results against each opponent, one line each, as a gauntlet's
+    /// table: games, wins, draws, losses, score, Elo with its 95% interval, and the pairs.
+    fn against_each(&self) -> String {
+        let width = self.names.iter().map(String::len).max().unwrap_or(0).max("Opponent".len());
+        let mut text = format!("{} against each:\n", self.names.first().map_or("", String::as_str));
+        text += &format!(
+            "{:<width$}  Games    W    D    L   Score      Elo  95% interval      Ptnml(0-2)\n",
+            "Opponent"
+        );
+        for (name, tally) in self.names.iter().zip(&self.opponents).skip(1) {
+            let g = tally.games();
+            let score = if g.games() == 0 { 0.0 } else { 100.0 * g.points() / f64::from(g.games()) };
+            let (elo, interval) = match g.elo() {
+                Some(e) if e.elo.is_finite() => (format!("{:+.0}", e.elo + 0.0), interval(e.low, e.high)),
+                Some(e) => (if e.elo > 0.0 { "+inf" } else { "-inf" }.to_owned(), "-".to_owned()),
+                None => ("-".to_owned(), "-".to_owned()),
+            };
+            let c = tally.pairs().counts;
+            text += &format!(
+                "{name:<width$}  {:>5} {:>4} {:>4} {:>4}  {score:>5.1}%  {elo:>7}  {interval:<16}  [{}, {}, {}, {}, {}]\n",
+                g.games(),
+                g.wins,
+                g.draws,
+                g.losses,
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4]
+            );
+        }
+        text
+    }
+}
+
+/// An Elo interval as `[-120, +35]`; an end at infinity (every point scored) as `inf`.
+fn interval(low: f64, high: f64) -> String {
+    let end = |x: f64| {
+        if x.is_finite() {
+            format!("{:+.0}", x + 0.0)
+        } else {
+            format!("{}inf", if x > 0.0 { '+' } else { '-' })
+        }
+    };
+    format!("[{}, {}]", end(low), end(high))
 }
 
 impl Watcher for Printer {
     fn resumed(&mut self, games: &[FinishedGame], standings: &Standings) {
         println!("Resuming: {} games already in the PGN", games.len());
         for game in games {
-            self.tally.add(&game.fixture, game.outcome);
+            self.add(&game.fixture, game.outcome);
         }
         self.score_line(standings);
     }
@@ -580,7 +644,7 @@ impl Watcher for Printer {
             game.verdict
         );
         self.score_line(standings);
-        self.tally.add(&game.fixture, game.outcome);
+        self.add(&game.fixture, game.outcome);
         if let Some(status) = self.tally.sprt() {
             println!("SPRT: LLR {:.2} ({:.2}, {:.2})", status.llr, status.lower, status.upper);
         }
@@ -595,6 +659,7 @@ impl Watcher for Printer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::WinDrawLoss;
 
     #[derive(Debug, clap::Parser)]
     struct Cli {
@@ -609,6 +674,49 @@ mod tests {
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_gauntlet_table_has_the_first_engines_results_against_each_opponent() {
+        let names: Vec<String> = ["Kibitz", "Fairy-Max", "Glaurung"].map(String::from).to_vec();
+        let mut printer = Printer { tally: Tally::new(None), opponents: vec![Tally::new(None); 3], names };
+        let white = KnownOutcome::Decisive { winner: shakmaty::Color::White };
+        let black = KnownOutcome::Decisive { winner: shakmaty::Color::Black };
+        let games = [
+            // Against Fairy-Max: two pairs, one won 2-0, one lost 0.5-1.5 (a draw and a loss).
+            (0, 1, 0, white),
+            (1, 0, 0, black),
+            (0, 1, 1, KnownOutcome::Draw),
+            (1, 0, 1, white),
+            // Against Glaurung: one pair, split (each side wins with White).
+            (0, 2, 2, white),
+            (2, 0, 2, white),
+        ];
+        for (number, &(w, b, opening, outcome)) in games.iter().enumerate() {
+            let encounter = w.max(b);
+            let fixture = Fixture {
+                number,
+                round: 1,
+                game: number,
+                encounter,
+                white: w,
+                black: b,
+                opening,
+                duel: None,
+            };
+            printer.add(&fixture, outcome);
+        }
+        assert_eq!(printer.tally.games(), WinDrawLoss { wins: 3, draws: 1, losses: 2 });
+        let table = printer.against_each();
+        let lines: Vec<Vec<&str>> = table.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
+        assert!(table.starts_with("Kibitz against each:"), "{table}");
+        assert_eq!(lines.len(), 2, "{table}");
+        assert_eq!(lines[0][..6], ["Fairy-Max", "4", "2", "1", "1", "62.5%"], "{table}");
+        assert_eq!(lines[0][6], "+89", "{table}");
+        assert!(table.contains("[0, 1, 0, 0, 1]"), "{table}");
+        assert_eq!(lines[1][..7], ["Glaurung", "2", "1", "0", "1", "50.0%", "+0"], "{table}");
+        assert!(lines[1].join(" ").ends_with("[0, 0, 1, 0, 0]"), "{table}");
+        assert_eq!(interval(f64::NEG_INFINITY, 12.4), "[-inf, +12]");
     }
 
     #[test]
