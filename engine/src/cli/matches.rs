@@ -15,16 +15,17 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use shakmaty::KnownOutcome;
 
+use super::engine_words::engine_spec;
+use super::match_printer::Printer;
 use crate::conductor::{Adjudicator, MoveLimit};
 use crate::matches::{
-    EngineSpec, FinishedGame, Fixture, Flow, Format, KnockoutPlan, MatchError, MatchSetup, OpeningSource,
-    Order, Program, Standings, Tally, Watcher, read_suite, run_knockout, unique_names,
+    Format, KnockoutPlan, MatchError, MatchSetup, OpeningSource, Order, Tally, read_suite, run_knockout,
+    unique_names,
 };
 use crate::runner::Patience;
 use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel, SyzygyTables};
-use crate::{Book, EngineConfig, Level, Protocol, TimeControl};
+use crate::{Book, TimeControl};
 
 /// `kibitz match [OPTIONS]`.
 #[derive(Debug, Args)]
@@ -214,166 +215,6 @@ fn parse_sprt_word(word: &str) -> Result<(SprtKey, f64), SprtWordError> {
     Ok((key, value))
 }
 
-/// Why an engine's words do not describe an engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SpecError {
-    /// A word without `=`.
-    NoValue(String),
-    /// A key that means nothing.
-    UnknownKey(String),
-    /// A value that does not fit its key.
-    BadValue {
-        /// The key.
-        key: String,
-        /// The value.
-        value: String,
-        /// What was expected.
-        expected: String,
-    },
-    /// No `cmd=`.
-    NoProgram,
-    /// A key of the built-in engine's given to an external one.
-    BuiltinOnly(String),
-    /// Neither a time control nor a depth or node limit.
-    NoTimeControl(String),
-    /// The book could not be read.
-    Book(String),
-}
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SpecError::NoValue(word) => write!(f, "'{word}' is not KEY=VALUE"),
-            SpecError::UnknownKey(key) => write!(
-                f,
-                "unknown engine key '{key}': expected name, cmd, proto, arg, option.NAME, tc, st, depth, nodes, level or book"
-            ),
-            SpecError::BadValue { key, value, expected } => write!(f, "{key}={value}: expected {expected}"),
-            SpecError::NoProgram => write!(f, "an engine needs cmd=PROGRAM (or cmd=builtin)"),
-            SpecError::BuiltinOnly(key) => write!(f, "{key}= is for the built-in engine (cmd=builtin)"),
-            SpecError::NoTimeControl(name) => {
-                write!(f, "{name} has no time control: give --tc, or tc=, st=, depth= or nodes=")
-            }
-            SpecError::Book(why) => write!(f, "book: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for SpecError {}
-
-/// Splits words that hold several (a quoted `--engine "name=A cmd=x"`), keeping
-/// `key="a value with spaces"` together.
-fn split_words(words: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    for word in words {
-        let mut current = String::new();
-        let mut quoted = false;
-        for c in word.chars() {
-            match c {
-                '"' => quoted = !quoted,
-                c if c.is_whitespace() && !quoted => {
-                    if !current.is_empty() {
-                        out.push(std::mem::take(&mut current));
-                    }
-                }
-                c => current.push(c),
-            }
-        }
-        if !current.is_empty() {
-            out.push(current);
-        }
-    }
-    out
-}
-
-/// Builds an engine from its words (`--each`'s first, then its own: the later value wins),
-/// `default_tc` being --tc.
-fn engine_spec(words: &[String], default_tc: Option<&TimeControl>) -> Result<EngineSpec, SpecError> {
-    let (mut name, mut cmd, mut proto, mut args, mut options) = (None, None, None, Vec::new(), Vec::new());
-    let (mut tc, mut st, mut depth, mut nodes, mut level, mut book) = (None, None, None, None, None, None);
-    for word in split_words(words) {
-        let (key, value) = word.split_once('=').ok_or_else(|| SpecError::NoValue(word.clone()))?;
-        let bad = |expected: &str| SpecError::BadValue {
-            key: key.to_owned(),
-            value: value.to_owned(),
-            expected: expected.to_owned(),
-        };
-        match key {
-            "name" => name = Some(value.to_owned()),
-            "cmd" => cmd = Some(value.to_owned()),
-            "proto" => {
-                proto = Some(match value {
-                    "uci" => Protocol::Uci,
-                    "xboard" => Protocol::Xboard,
-                    _ => return Err(bad("uci or xboard")),
-                });
-            }
-            "arg" => args.push(value.to_owned()),
-            "tc" => tc = Some(TimeControl::parse(value).map_err(|e| bad(&e.to_string()))?),
-            "st" => {
-                let seconds: f64 =
-                    value.parse().ok().filter(|s: &f64| *s > 0.0).ok_or_else(|| bad("seconds"))?;
-                st = Some(Duration::try_from_secs_f64(seconds).map_err(|_| bad("seconds"))?);
-            }
-            "depth" => {
-                depth = Some(value.parse::<u32>().ok().filter(|d| *d > 0).ok_or_else(|| bad("plies"))?)
-            }
-            "nodes" => {
-                nodes = Some(value.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| bad("a node count"))?)
-            }
-            "level" => {
-                let found = Level::ALL.into_iter().find(|l| l.label().eq_ignore_ascii_case(value));
-                level = Some(found.ok_or_else(|| bad("beginner, casual, club or strong"))?);
-            }
-            "book" => book = Some(PathBuf::from(value)),
-            _ => match key.strip_prefix("option.") {
-                Some(option) if !option.is_empty() => {
-                    options.retain(|(n, _): &(String, String)| !n.eq_ignore_ascii_case(option));
-                    options.push((option.to_owned(), value.to_owned()));
-                }
-                _ => return Err(SpecError::UnknownKey(key.to_owned())),
-            },
-        }
-    }
-    let cmd = cmd.ok_or(SpecError::NoProgram)?;
-    let builtin = cmd == "builtin" || cmd == "kibitz";
-    let program = if builtin {
-        if proto.is_some() || !args.is_empty() {
-            return Err(SpecError::UnknownKey(if proto.is_some() { "proto" } else { "arg" }.to_owned()));
-        }
-        let book = book.map(|path| {
-            Book::open(&path).map(Arc::new).map_err(|e| SpecError::Book(format!("{}: {e}", path.display())))
-        });
-        Program::Builtin { book: book.transpose()? }
-    } else {
-        if level.is_some() {
-            return Err(SpecError::BuiltinOnly("level".into()));
-        }
-        if book.is_some() {
-            return Err(SpecError::BuiltinOnly("book".into()));
-        }
-        let mut config = EngineConfig::from_path(&cmd);
-        config.protocol = proto;
-        config.args = args;
-        Program::External(config)
-    };
-    let name = name.unwrap_or_else(|| match &program {
-        Program::Builtin { .. } => "Kibitz".to_owned(),
-        Program::External(config) => config.name.clone(),
-    });
-    let mut limits = level.map(Level::limits).unwrap_or_default();
-    limits.depth = depth.or(limits.depth);
-    limits.nodes = nodes.or(limits.nodes);
-    let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some();
-    let control = match (st, tc.or_else(|| default_tc.cloned())) {
-        (Some(time), _) => TimeControl::MoveTime(time),
-        (None, Some(control)) => control,
-        (None, None) if limited => TimeControl::Infinite,
-        (None, None) => return Err(SpecError::NoTimeControl(name)),
-    };
-    Ok(EngineSpec { name, program, options, control, limits })
-}
-
 impl MatchArgs {
     /// The SPRT asked for, when --sprt was given (elo0 0, elo1 5, alpha and beta 0.05 by
     /// default).
@@ -548,118 +389,9 @@ impl MatchArgs {
     }
 }
 
-/// Prints each game as it ends, and for two engines the running score, as cutechess does.
-struct Printer {
-    names: Vec<String>,
-    /// The first engine's results as statistics, and the SPRT when one runs.
-    tally: Tally,
-    /// The first engine's results against each engine alone, by the engine's index.
-    opponents: Vec<Tally>,
-}
-
-impl Printer {
-    fn score_line(&self, standings: &Standings) {
-        if let [a, b] = standings.engines.as_slice() {
-            let games = a.games();
-            let score = if games == 0 { 0.0 } else { a.points() / f64::from(games) };
-            println!(
-                "Score of {} vs {}: {} - {} - {}  [{score:.3}] {games}",
-                a.name, b.name, a.wins, b.wins, a.draws
-            );
-        }
-    }
-
-    /// Counts a game for the first engine's tallies, overall and against its opponent.
-    fn add(&mut self, fixture: &Fixture, outcome: KnownOutcome) {
-        self.tally.add(fixture, outcome);
-        let opponent = if fixture.white == 0 { fixture.black } else { fixture.white };
-        if let Some(tally) = self.opponents.get_mut(opponent) {
-            tally.add(fixture, outcome);
-        }
-    }
-
-    /// The first engine's results against each opponent, one line each, as a gauntlet's
-    /// table: games, wins, draws, losses, score, Elo with its 95% interval, and the pairs.
-    fn against_each(&self) -> String {
-        let width = self.names.iter().map(String::len).max().unwrap_or(0).max("Opponent".len());
-        let mut text = format!("{} against each:\n", self.names.first().map_or("", String::as_str));
-        text += &format!(
-            "{:<width$}  Games    W    D    L   Score      Elo  95% interval      Ptnml(0-2)\n",
-            "Opponent"
-        );
-        for (name, tally) in self.names.iter().zip(&self.opponents).skip(1) {
-            let g = tally.games();
-            let score = if g.games() == 0 { 0.0 } else { 100.0 * g.points() / f64::from(g.games()) };
-            let (elo, interval) = match g.elo() {
-                Some(e) if e.elo.is_finite() => (format!("{:+.0}", e.elo + 0.0), interval(e.low, e.high)),
-                Some(e) => (if e.elo > 0.0 { "+inf" } else { "-inf" }.to_owned(), "-".to_owned()),
-                None => ("-".to_owned(), "-".to_owned()),
-            };
-            let c = tally.pairs().counts;
-            text += &format!(
-                "{name:<width$}  {:>5} {:>4} {:>4} {:>4}  {score:>5.1}%  {elo:>7}  {interval:<16}  [{}, {}, {}, {}, {}]\n",
-                g.games(),
-                g.wins,
-                g.draws,
-                g.losses,
-                c[0],
-                c[1],
-                c[2],
-                c[3],
-                c[4]
-            );
-        }
-        text
-    }
-}
-
-/// An Elo interval as `[-120, +35]`; an end at infinity (every point scored) as `inf`.
-fn interval(low: f64, high: f64) -> String {
-    let end = |x: f64| {
-        if x.is_finite() {
-            format!("{:+.0}", x + 0.0)
-        } else {
-            format!("{}inf", if x > 0.0 { '+' } else { '-' })
-        }
-    };
-    format!("[{}, {}]", end(low), end(high))
-}
-
-impl Watcher for Printer {
-    fn resumed(&mut self, games: &[FinishedGame], standings: &Standings) {
-        println!("Resuming: {} games already in the PGN", games.len());
-        for game in games {
-            self.add(&game.fixture, game.outcome);
-        }
-        self.score_line(standings);
-    }
-
-    fn finished(&mut self, game: &FinishedGame, standings: &Standings) -> Flow {
-        println!(
-            "Finished game {} ({} vs {}): {} {{{}}}",
-            game.fixture.number,
-            game.white,
-            game.black,
-            game.result(),
-            game.verdict
-        );
-        self.score_line(standings);
-        self.add(&game.fixture, game.outcome);
-        if let Some(status) = self.tally.sprt() {
-            println!("SPRT: LLR {:.2} ({:.2}, {:.2})", status.llr, status.lower, status.upper);
-        }
-        if self.tally.decided() {
-            println!("SPRT decided: the games under way finish, no new one starts");
-            return Flow::Stop;
-        }
-        Flow::Continue
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::WinDrawLoss;
 
     #[derive(Debug, clap::Parser)]
     struct Cli {
@@ -670,93 +402,6 @@ mod tests {
     fn parse(args: &[&str]) -> Result<MatchArgs, String> {
         let all = std::iter::once("match").chain(args.iter().copied());
         clap::Parser::try_parse_from(all).map(|cli: Cli| cli.args).map_err(|e| e.to_string())
-    }
-
-    fn words(text: &str) -> Vec<String> {
-        text.split_whitespace().map(str::to_owned).collect()
-    }
-
-    #[test]
-    fn a_gauntlet_table_has_the_first_engines_results_against_each_opponent() {
-        let names: Vec<String> = ["Kibitz", "Fairy-Max", "Glaurung"].map(String::from).to_vec();
-        let mut printer = Printer { tally: Tally::new(None), opponents: vec![Tally::new(None); 3], names };
-        let white = KnownOutcome::Decisive { winner: shakmaty::Color::White };
-        let black = KnownOutcome::Decisive { winner: shakmaty::Color::Black };
-        let games = [
-            // Against Fairy-Max: two pairs, one won 2-0, one lost 0.5-1.5 (a draw and a loss).
-            (0, 1, 0, white),
-            (1, 0, 0, black),
-            (0, 1, 1, KnownOutcome::Draw),
-            (1, 0, 1, white),
-            // Against Glaurung: one pair, split (each side wins with White).
-            (0, 2, 2, white),
-            (2, 0, 2, white),
-        ];
-        for (number, &(w, b, opening, outcome)) in games.iter().enumerate() {
-            let encounter = w.max(b);
-            let fixture = Fixture {
-                number,
-                round: 1,
-                game: number,
-                encounter,
-                white: w,
-                black: b,
-                opening,
-                duel: None,
-            };
-            printer.add(&fixture, outcome);
-        }
-        assert_eq!(printer.tally.games(), WinDrawLoss { wins: 3, draws: 1, losses: 2 });
-        let table = printer.against_each();
-        let lines: Vec<Vec<&str>> = table.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
-        assert!(table.starts_with("Kibitz against each:"), "{table}");
-        assert_eq!(lines.len(), 2, "{table}");
-        assert_eq!(lines[0][..6], ["Fairy-Max", "4", "2", "1", "1", "62.5%"], "{table}");
-        assert_eq!(lines[0][6], "+89", "{table}");
-        assert!(table.contains("[0, 1, 0, 0, 1]"), "{table}");
-        assert_eq!(lines[1][..7], ["Glaurung", "2", "1", "0", "1", "50.0%", "+0"], "{table}");
-        assert!(lines[1].join(" ").ends_with("[0, 0, 1, 0, 0]"), "{table}");
-        assert_eq!(interval(f64::NEG_INFINITY, 12.4), "[-inf, +12]");
-    }
-
-    #[test]
-    fn engines_are_read_from_their_words() {
-        let sf = engine_spec(
-            &words("cmd=/usr/games/stockfish proto=uci option.Hash=16 option.hash=32 tc=10+0.1 depth=12"),
-            None,
-        )
-        .expect("valid");
-        assert_eq!(sf.name, "stockfish");
-        assert_eq!(sf.options, [("hash".to_owned(), "32".to_owned())], "the later value wins");
-        assert_eq!((sf.control.to_pgn().as_str(), sf.limits.depth), ("10+0.1", Some(12)));
-        let Program::External(config) = &sf.program else { panic!("external") };
-        assert_eq!(config.protocol, Some(Protocol::Uci));
-
-        let k =
-            engine_spec(&["cmd=builtin name=\"Kibitz two\" level=casual".into()], None).expect("built-in");
-        assert_eq!(
-            (k.name.as_str(), k.limits.depth, &k.control),
-            ("Kibitz two", Some(3), &TimeControl::Infinite)
-        );
-        let st = engine_spec(&words("cmd=kibitz st=0.5"), Some(&TimeControl::Depth(3)))
-            .expect("st wins over --tc");
-        assert_eq!(st.control, TimeControl::MoveTime(Duration::from_millis(500)));
-        let default = engine_spec(&words("cmd=kibitz"), Some(&TimeControl::Depth(3))).expect("--tc");
-        assert_eq!(default.control, TimeControl::Depth(3));
-
-        for (bad, says) in [
-            ("cmd=x level=club", "built-in engine"),
-            ("name=x", "cmd=PROGRAM"),
-            ("cmd=x colour=blue", "unknown engine key 'colour'"),
-            ("cmd=x proto=cecp tc=1+0", "uci or xboard"),
-            ("cmd=x depth=0", "depth=0"),
-            ("cmd=x", "no time control"),
-            ("cmd=builtin book=/no/such/book.bin depth=1", "book:"),
-            ("cmd=x tc", "not KEY=VALUE"),
-        ] {
-            let error = engine_spec(&words(bad), None).expect_err(bad).to_string();
-            assert!(error.contains(says), "{bad}: {error}");
-        }
     }
 
     #[test]

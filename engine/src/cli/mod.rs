@@ -12,6 +12,8 @@ use clap::{Parser, Subcommand};
 mod annotate;
 mod book;
 mod book_edit;
+mod engine_words;
+mod match_printer;
 mod matches;
 mod pgn;
 mod progress;
