@@ -368,7 +368,7 @@ fn engine_spec(words: &[String], default_tc: Option<&TimeControl>) -> Result<Eng
         (None, None) if limited => TimeControl::Infinite,
         (None, None) => return Err(SpecError::NoTimeControl(name)),
     };
-    Ok(EngineSpec { name, program, options, control, limits })
+    Ok(EngineSpec { name, program, options, control, limits, policy: None })
 }
 
 impl MatchArgs {

@@ -97,6 +97,7 @@ impl<'a> Hall<'a> {
             verdict: written_verdict(&read.game),
             record: read.game.clone(),
             moves: Vec::new(),
+            remarks: Vec::new(),
             resumed: true,
         });
     }
@@ -194,6 +195,7 @@ impl<'a> Hall<'a> {
             verdict,
             record,
             moves: played.moves,
+            remarks: played.remarks,
             resumed: false,
         };
         let flow = watcher.finished(&game, &self.standings);
@@ -289,7 +291,7 @@ fn play_job(
         opening: opening.game.clone(),
         controls,
         limits: specs.map(|s| s.limits.clone()),
-        policies: ByColor::new_with(|_| None),
+        policies: specs.map(|s| s.policy.clone()),
         adjudicator: (setup.adjudication)(),
         draw_claims: setup.draw_claims,
         patience: setup.patience,
