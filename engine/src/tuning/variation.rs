@@ -124,7 +124,9 @@ mod tests {
                 moved += usize::from(child != *start);
             }
         }
-        assert!(moved > 900, "a wide step nearly always moves a value: {moved} of 1000");
+        // At a corner a value stays put when its step points out of the range (1/2), so all
+        // three stay put one time in eight.
+        assert!((820..930).contains(&moved), "7/8 of 1000 mutations move a value: {moved}");
         let calm = Variation { sigma: 0.01, ..Variation::default() };
         let steps: Vec<i64> =
             (0..2000).map(|_| calm.mutate(&genome, &[500, 50, 50_000], &mut rng)[2] - 50_000).collect();
