@@ -211,10 +211,11 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// A policy for a new game.
+    /// A policy for a new game, its numbers brought into their ranges
+    /// ([`PolicySettings::sanitized`]) whatever their source.
     #[must_use]
     pub fn new(settings: PolicySettings) -> Self {
-        Policy { settings, scores: Vec::new(), last_offer: None }
+        Policy { settings: settings.sanitized(), scores: Vec::new(), last_offer: None }
     }
 
     /// The settings.

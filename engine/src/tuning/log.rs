@@ -74,12 +74,20 @@ pub struct GenerationRecord {
     pub next_id: u64,
 }
 
-/// A line of the log.
-#[derive(Serialize, Deserialize)]
+/// A line of the log, as read.
+#[derive(Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 enum Line {
     Run(RunHeader),
     Generation(GenerationRecord),
+}
+
+/// A line of the log, as written.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum LineOut<'a> {
+    Run(&'a RunHeader),
+    Generation(&'a GenerationRecord),
 }
 
 /// Why a log cannot be read.
@@ -217,7 +225,7 @@ impl LogWriter {
     pub fn create(path: &Path, header: &RunHeader) -> io::Result<LogWriter> {
         let file = OpenOptions::new().write(true).create_new(true).open(path)?;
         let mut writer = LogWriter { file };
-        writer.write(&Line::Run(header.clone()))?;
+        writer.write(&LineOut::Run(header))?;
         Ok(writer)
     }
 
@@ -226,9 +234,8 @@ impl LogWriter {
     /// # Errors
     /// The system's error.
     pub fn resume(path: &Path, log: &TuningLog) -> io::Result<LogWriter> {
-        let file = OpenOptions::new().write(true).open(path)?;
+        let mut file = OpenOptions::new().write(true).open(path)?;
         file.set_len(log.valid_len)?;
-        let mut file = file;
         io::Seek::seek(&mut file, io::SeekFrom::End(0))?;
         file.sync_data()?;
         Ok(LogWriter { file })
@@ -239,13 +246,66 @@ impl LogWriter {
     /// # Errors
     /// The system's error.
     pub fn append(&mut self, record: &GenerationRecord) -> io::Result<()> {
-        self.write(&Line::Generation(record.clone()))
+        self.write(&LineOut::Generation(record))
     }
 
-    fn write(&mut self, line: &Line) -> io::Result<()> {
+    fn write(&mut self, line: &LineOut<'_>) -> io::Result<()> {
         let mut text = serde_json::to_string(line).map_err(io::Error::other)?;
         text.push('\n');
         self.file.write_all(text.as_bytes())?;
         self.file.sync_data()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tuning::{Crossover, Origin};
+
+    fn header() -> RunHeader {
+        RunHeader {
+            version: LOG_VERSION,
+            rules: Rules::DeadBand,
+            genome: Genome::for_rules(Rules::DeadBand).names(),
+            population: 2,
+            seed: 1,
+            variation: Variation { sigma: 0.05, crossover: Crossover::Uniform },
+            control: "sd 2".into(),
+            openings: None,
+            max_plies: 100,
+        }
+    }
+
+    fn generation(n: u32) -> GenerationRecord {
+        let m = Member { id: 0, born: 0, origin: Origin::Initial, values: vec![25, 10, 3000] };
+        GenerationRecord { generation: n, members: vec![m.clone()], games: vec![], next: vec![m], next_id: 1 }
+    }
+
+    #[test]
+    fn lines_are_written_read_back_and_checked() {
+        let dir = std::env::temp_dir().join(format!("kibitz-tuning-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        let path = dir.join("run.log");
+        let _ = std::fs::remove_file(&path);
+        let mut w = LogWriter::create(&path, &header()).expect("a new log");
+        w.append(&generation(1)).expect("written");
+        w.append(&generation(2)).expect("written");
+        assert!(LogWriter::create(&path, &header()).is_err(), "not overwritten");
+        let log = TuningLog::read(&path).expect("a log");
+        assert_eq!((log.header.clone(), log.generations.len(), log.torn), (header(), 2, false));
+        let text = std::fs::read_to_string(&path).expect("the log");
+        let lines: Vec<&str> = text.lines().collect();
+        // A bad line before the last is an error, not a torn write.
+        std::fs::write(&path, format!("{}\nnonsense\n{}\n", lines[0], lines[2])).expect("writable");
+        assert!(matches!(TuningLog::read(&path), Err(TuningLogError::Bad { line: 2, .. })));
+        // A missing generation is an error.
+        std::fs::write(&path, format!("{}\n{}\n", lines[0], lines[2])).expect("writable");
+        assert!(matches!(TuningLog::read(&path), Err(TuningLogError::Bad { line: 2, .. })));
+        // A garbled last line is a torn write.
+        std::fs::write(&path, format!("{}\n{}\n{{\"kind\n", lines[0], lines[1])).expect("writable");
+        assert!(TuningLog::read(&path).is_ok_and(|l| l.torn && l.generations.len() == 1));
+        std::fs::write(&path, "{}\n").expect("writable");
+        assert!(matches!(TuningLog::read(&path), Err(TuningLogError::NoHeader(_))));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

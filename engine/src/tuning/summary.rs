@@ -163,3 +163,55 @@ impl fmt::Display for GenerationSummary {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Rules;
+    use crate::tuning::{Finish, Offer, Origin, RuleApplied, Seat, TunedGame};
+
+    fn member(id: u64, values: [i64; 3]) -> Member {
+        Member { id, born: 0, origin: Origin::Initial, values: values.to_vec() }
+    }
+
+    #[test]
+    fn parameters_endings_and_the_consensus_member() {
+        let genome = Genome::for_rules(Rules::DeadBand);
+        let next = vec![member(1, [0, 10, 1000]), member(2, [100, 20, 3000]), member(3, [200, 90, 5000])];
+        let agreed = Finish {
+            winner: None,
+            how: HowEnded::Agreement,
+            offers: vec![Offer { side: Seat::White, move_number: 12, reply: Reply::Accepted }],
+            resigned: None,
+            plies: 30,
+        };
+        let resigned = Finish {
+            winner: Some(Seat::Black),
+            how: HowEnded::Resignation,
+            offers: vec![],
+            resigned: Some(Seat::White),
+            plies: 50,
+        };
+        let game = |finish: Finish, rule| TunedGame { white: 1, black: 2, opening: 0, finish, rule };
+        let record = GenerationRecord {
+            generation: 4,
+            members: next.clone(),
+            games: vec![game(agreed, RuleApplied::AgreedDraw), game(resigned, RuleApplied::Resigned)],
+            next,
+            next_id: 4,
+        };
+        let s = GenerationSummary::of(&genome, &record);
+        assert_eq!(s.generation, 4);
+        let width = &s.parameters[0];
+        assert_eq!(
+            (width.name.as_str(), width.mean, width.min, width.max),
+            ("dead_band.width", 100.0, 0, 200)
+        );
+        assert!((width.std_dev - 81.65).abs() < 0.01 && (width.spread - 0.08165).abs() < 1e-4, "{width:?}");
+        assert_eq!(s.endings.games, 2);
+        assert_eq!((s.endings.share(HowEnded::Agreement), s.endings.count(HowEnded::Mate)), (0.5, 0));
+        assert_eq!((s.endings.offers, s.endings.declined, s.endings.earliest_offer), (1, 0, Some(12)));
+        assert_eq!(s.best.id, 2, "the median member");
+        assert!(s.to_string().starts_with("gen 4 | dead_band.width 100±82 [0..200]"), "{s}");
+    }
+}
