@@ -41,6 +41,21 @@ pub(crate) fn load_positions(learned: &mut LearnedData, path: &str) -> Result<St
     }
 }
 
+/// Reads the draw and resign settings a `PolicyFile` option names (the defaults for no
+/// file), with a line saying what was loaded; on failure, the reason.
+pub(crate) fn load_policy(path: &str) -> Result<(crate::policy::PolicySettings, String), String> {
+    if unset(path) {
+        return Ok((
+            crate::policy::PolicySettings::default(),
+            "PolicyFile: none, the default settings".into(),
+        ));
+    }
+    match crate::policy::PolicySettings::load(Path::new(path.trim())) {
+        Ok(settings) => Ok((settings, format!("PolicyFile {}: loaded", path.trim()))),
+        Err(e) => Err(format!("PolicyFile: {e}")),
+    }
+}
+
 /// Applies a `PostBookFile` option, as [`load_positions`] does.
 pub(crate) fn load_postbook(learned: &mut LearnedData, path: &str) -> Result<String, String> {
     if unset(path) {

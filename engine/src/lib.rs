@@ -40,6 +40,7 @@ mod test_suite;
 mod thread;
 mod time_control;
 pub mod tournament;
+pub mod tuning;
 mod uci;
 mod xboard;
 

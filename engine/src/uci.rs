@@ -15,7 +15,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub use parse::{UciCommand, UciOption, parse_line};
 
-use crate::file_options::{load_positions, load_postbook, open_book, unset};
+use crate::file_options::{load_policy, load_positions, load_postbook, open_book, unset};
 use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo};
@@ -121,6 +121,7 @@ fn option_lines() -> Vec<String> {
         "option name PositionLearning type check default true".to_owned(),
         "option name PostBookFile type string default <empty>".to_owned(),
         "option name UsePostBook type check default true".to_owned(),
+        "option name PolicyFile type string default <empty>".to_owned(),
     ];
     lines.extend(PolicySettings::options().iter().map(option_line));
     lines
@@ -188,6 +189,16 @@ impl Session {
             UciOption::UsePostBook(on) => {
                 self.learned.use_postbook = on;
                 handle.send(self.learned.command());
+            }
+            UciOption::PolicyFile(path) => {
+                return Some(match load_policy(&path) {
+                    Ok((settings, loaded)) => {
+                        self.policy = settings;
+                        self.new_game();
+                        format!("info string {loaded}")
+                    }
+                    Err(e) => format!("info string error: {e}"),
+                });
             }
             UciOption::Policy(change) => {
                 let clamped = change.apply(&mut self.policy);

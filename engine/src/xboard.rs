@@ -20,7 +20,7 @@ use shakmaty::{
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
 use crate::conductor::{Conductor, GameEvent};
-use crate::file_options::{load_positions, load_postbook, open_book};
+use crate::file_options::{load_policy, load_positions, load_postbook, open_book};
 use crate::policy::{PolicyChange, PolicySettings};
 use crate::search::position_hash;
 use crate::{
@@ -41,13 +41,14 @@ const HINT_DEPTH: u32 = 5;
 /// The options offered to the GUI (`feature option=...`), set with `option NAME=VALUE`:
 /// the opening book and Kibitz's learned positions and PostBook, as over UCI. The draw and
 /// resign settings follow, from [`PolicySettings::options`].
-const OPTION_FEATURES: [&str; 6] = [
+const OPTION_FEATURES: [&str; 7] = [
     "option=\"OwnBook -check 0\"",
     "option=\"BookFile -file \"",
     "option=\"PositionFile -file \"",
     "option=\"PositionLearning -check 1\"",
     "option=\"PostBookFile -file \"",
     "option=\"UsePostBook -check 1\"",
+    "option=\"PolicyFile -file \"",
 ];
 
 /// The `feature` announcing `option`: `option="NAME -spin DEFAULT MIN MAX"`, `-check 1`,
@@ -431,6 +432,17 @@ impl Session {
             },
             "PositionFile" => load_positions(&mut self.learned, value),
             "PostBookFile" => load_postbook(&mut self.learned, value),
+            "PolicyFile" => match load_policy(value) {
+                Ok((settings, loaded)) => {
+                    self.policy = settings;
+                    for side in [Color::White, Color::Black] {
+                        self.conductor.set_policy(side, Some(self.policy.clone()));
+                    }
+                    say(&format!("# {loaded}"));
+                    return;
+                }
+                Err(e) => Err(e),
+            },
             "PositionLearning" => {
                 self.learned.use_positions = check();
                 Ok(format!("PositionLearning {}", self.learned.use_positions))

@@ -421,3 +421,27 @@ fn the_policy_says_what_it_would_do_before_the_best_move() {
     let (_, lines) = engine.expect("bestmove", Duration::from_secs(5));
     assert!(!lines.iter().any(|l| l.starts_with(offer)), "{lines:?}");
 }
+
+#[test]
+fn a_policy_file_such_as_a_tuned_best_json_sets_the_draw_and_resign_settings() {
+    let dir = TempDir::new("uci-policy-file");
+    let path = dir.file("best.json");
+    std::fs::write(
+        &path,
+        r#"{"rules": "dead-band", "dead_band": {"width": 25, "moves": 0, "threshold": 9000}}"#,
+    )
+    .expect("writable");
+    let mut engine = Session::start();
+    engine.send("uci");
+    let (_, intro) = engine.expect("uciok", Duration::from_secs(5));
+    assert!(intro.iter().any(|l| l == "option name PolicyFile type string default <empty>"), "{intro:?}");
+    engine.send(&format!("setoption name PolicyFile value {path}"));
+    let (line, _) = engine.expect("info string", Duration::from_secs(5));
+    assert_eq!(line, format!("info string PolicyFile {path}: loaded"));
+    let lines = level_first_move(&mut engine);
+    let offer = "info string Kibitz would offer a draw: ";
+    assert!(lines.iter().any(|l| l.starts_with(offer)), "the file's dead band offers at once: {lines:?}");
+    engine.send(&format!("setoption name PolicyFile value {}", dir.file("missing.json")));
+    let (line, _) = engine.expect("info string", Duration::from_secs(5));
+    assert!(line.starts_with("info string error: PolicyFile: "), "{line}");
+}

@@ -327,3 +327,16 @@ fn end_of_input_plays_the_move_being_thought_about() {
     played(&Chess::default(), line);
     assert!(run.took < Duration::from_secs(5), "{:?}", run.took);
 }
+
+#[test]
+fn a_policy_file_such_as_a_tuned_best_json_sets_the_draw_and_resign_settings() {
+    let dir = TempDir::new("xboard-policy-file");
+    let path = dir.file("best.json");
+    std::fs::write(&path, r#"{"rules": "dead-band", "dead_band": {"moves": 0}}"#).expect("writable");
+    let mut engine = xboard();
+    engine.send(&format!("option PolicyFile={path}"));
+    let (line, _) = engine.expect("#", Duration::from_secs(5));
+    assert_eq!(line, format!("# PolicyFile {path}: loaded"));
+    let lines = first_move_lines(&mut engine);
+    assert!(lines.iter().any(|l| l == "offer draw"), "the file's dead band offers at once: {lines:?}");
+}

@@ -170,7 +170,7 @@ pub(super) fn engine_spec(
         (None, None) if limited => TimeControl::Infinite,
         (None, None) => return Err(SpecError::NoTimeControl(name)),
     };
-    Ok(EngineSpec { name, program, options, control, limits })
+    Ok(EngineSpec { name, program, options, control, limits, policy: None })
 }
 
 #[cfg(test)]

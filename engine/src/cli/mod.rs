@@ -19,6 +19,7 @@ mod pgn;
 mod progress;
 mod selfplay;
 mod test_suite;
+mod tune_policy;
 
 /// The headless subcommands of `kibitz`.
 #[derive(Debug, Subcommand)]
@@ -39,6 +40,9 @@ pub enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Run a test suite (Crafty's `test`): EPD or Crafty's format, with Kibitz or any engine.
     Test(test_suite::TestArgs),
+    /// Self-play tuning of the draw and resign policy: a population whose games' endings
+    /// decide who is cloned, mated and replaced; a log to resume and plot, BEST.json out.
+    TunePolicy(tune_policy::TunePolicyArgs),
 }
 
 impl Command {
@@ -52,6 +56,7 @@ impl Command {
             Command::Pgn(command) => command.run(),
             Command::Selfplay(args) => args.run(),
             Command::Test(args) => args.run(),
+            Command::TunePolicy(args) => args.run(),
         }
     }
 }

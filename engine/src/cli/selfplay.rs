@@ -13,7 +13,7 @@ use clap::{Args, ValueEnum};
 use shakmaty::ByColor;
 
 use crate::conductor::GameEvent;
-use crate::policy::{Parameter, PolicySettings, Rules, UnknownParameter};
+use crate::policy::{Parameter, PolicyFileError, PolicySettings, Rules, UnknownParameter};
 use crate::runner::{GameSetup, play_builtin};
 use crate::{GameRecord, TimeControl, write_pgn};
 
@@ -33,9 +33,13 @@ pub struct SelfplayArgs {
     /// An EPD file of opening positions, played in turn; the initial position by default.
     #[arg(long, value_name = "EPD")]
     openings: Option<PathBuf>,
-    /// The draw and resign rules.
-    #[arg(long, value_enum, default_value_t = RulesName::Terra)]
-    rules: RulesName,
+    /// Draw and resign settings from a JSON file (the app's, or a tuned BEST.json); --rules
+    /// and --set change them further.
+    #[arg(long, value_name = "FILE.json")]
+    policy: Option<PathBuf>,
+    /// The draw and resign rules (Terra's by default).
+    #[arg(long, value_enum)]
+    rules: Option<RulesName>,
     /// Sets one of the policy's numbers (contempt, terra.resign_score, dead_band.width...;
     /// the list is in the error for an unknown name); may be repeated.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_parameter)]
@@ -117,19 +121,21 @@ fn read_openings(path: &Path) -> Result<Vec<GameRecord>, String> {
 }
 
 impl SelfplayArgs {
-    /// The policy with the rules and numbers given.
-    fn policy(&self) -> PolicySettings {
-        let mut policy = PolicySettings {
-            rules: match self.rules {
-                RulesName::Terra => Rules::Terra,
-                RulesName::DeadBand => Rules::DeadBand,
-            },
-            ..PolicySettings::default()
+    /// The policy of the file, with the rules and numbers given.
+    fn policy(&self) -> Result<PolicySettings, PolicyFileError> {
+        let mut policy = match &self.policy {
+            Some(path) => PolicySettings::load(path)?,
+            None => PolicySettings::default(),
         };
+        match self.rules {
+            Some(RulesName::Terra) => policy.rules = Rules::Terra,
+            Some(RulesName::DeadBand) => policy.rules = Rules::DeadBand,
+            None => {}
+        }
         for number in &self.set {
             number.parameter.set(&mut policy, number.value);
         }
-        policy
+        Ok(policy)
     }
 
     /// Runs `kibitz selfplay ...`: one line per game, then the totals.
@@ -145,11 +151,18 @@ impl SelfplayArgs {
         if openings.is_empty() {
             openings.push(GameRecord::new());
         }
+        let policy = match self.policy() {
+            Ok(policy) => policy,
+            Err(e) => {
+                eprintln!("kibitz selfplay: {e}");
+                return ExitCode::from(2);
+            }
+        };
         let o = Options {
             games: self.games,
             control: self.control.clone(),
             openings,
-            policy: self.policy(),
+            policy,
             concurrency: self.concurrency.clamp(1, 16),
             pgn: self.pgn,
             remarks: self.remarks,
@@ -281,16 +294,19 @@ mod tests {
         let crafty = parse(&["--tc", "level 0 5 3"]).expect("Crafty's notation");
         assert_eq!(crafty.control.to_pgn(), "300+3");
         let o = parse(&words("--games 3 --tc 10+0.1 --rules dead-band")).expect("valid");
-        assert_eq!((o.games, o.policy().rules, o.control.to_pgn().as_str()), (3, Rules::DeadBand, "10+0.1"));
+        assert_eq!(
+            (o.games, o.policy().expect("no file").rules, o.control.to_pgn().as_str()),
+            (3, Rules::DeadBand, "10+0.1")
+        );
         let defaults = parse(&[]).expect("no options");
         assert_eq!((defaults.games, defaults.control.to_pgn().as_str()), (20, "5+0.05"));
-        assert_eq!(defaults.policy(), PolicySettings::default());
+        assert_eq!(defaults.policy().expect("no file"), PolicySettings::default());
     }
 
     #[test]
     fn policy_numbers_are_set_by_name_within_their_ranges() {
         let o = parse(&words("--set contempt=-20 --set dead_band.width=40")).expect("valid");
-        let policy = o.policy();
+        let policy = o.policy().expect("no file");
         assert_eq!((policy.contempt, policy.dead_band.width), (-20, 40));
         assert!(parse(&words("--set contempt=100000")).expect_err("out of range").contains("-500 to 500"));
         assert!(parse(&words("--set courage=3")).expect_err("unknown").contains("terra.resign_score"));

@@ -55,7 +55,7 @@ pub(super) fn play_job(
         opening: opening.game.clone(),
         controls,
         limits: specs.map(|s| s.limits.clone()),
-        policies: ByColor::new_with(|_| None),
+        policies: specs.map(|s| s.policy.clone()),
         adjudicator: (setup.adjudication)(),
         draw_claims: setup.draw_claims,
         patience: setup.patience,

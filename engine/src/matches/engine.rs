@@ -4,6 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::policy::PolicySettings;
 use crate::{
     Book, BookSettings, Command, EngineConfig, EngineHandle, ExternalEngine, Player, SearchLimits,
     TimeControl,
@@ -45,6 +46,10 @@ pub struct EngineSpec {
     pub control: TimeControl,
     /// Its own limits within the time control: a fixed depth or node count, a level's.
     pub limits: SearchLimits,
+    /// The draw and resign manners the runner applies on its behalf (offers, answers,
+    /// resignations: see [`crate::conductor`]); `None` plays on until the rules or the arbiter
+    /// end the game, as an external engine speaks for itself.
+    pub policy: Option<PolicySettings>,
 }
 
 impl EngineSpec {
@@ -57,6 +62,7 @@ impl EngineSpec {
             options: Vec::new(),
             control,
             limits: SearchLimits::default(),
+            policy: None,
         }
     }
 
@@ -69,6 +75,7 @@ impl EngineSpec {
             options: Vec::new(),
             control,
             limits: SearchLimits::default(),
+            policy: None,
         }
     }
 

@@ -93,6 +93,7 @@ impl<'a> Hall<'a> {
             verdict: written_verdict(&read.game),
             record: read.game.clone(),
             moves: Vec::new(),
+            remarks: Vec::new(),
             resumed: true,
         });
     }
@@ -190,6 +191,7 @@ impl<'a> Hall<'a> {
             verdict,
             record,
             moves: played.moves,
+            remarks: played.remarks,
             resumed: false,
         };
         let flow = watcher.finished(&game, &self.standings);

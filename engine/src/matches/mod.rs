@@ -39,7 +39,7 @@ use std::time::Duration;
 use shakmaty::KnownOutcome;
 
 use crate::conductor::{Adjudicator, MoveLimit};
-use crate::runner::{MoveReport, Patience};
+use crate::runner::{MoveReport, Patience, Remark};
 use crate::{GameRecord, PlayerFailure, Termination};
 
 pub use comment::MoveComment;
@@ -49,7 +49,7 @@ pub use live::{LiveEvent, LiveFeed, LiveMove};
 pub use openings::{Opening, OpeningSource, OpeningsError, Order, read_suite};
 pub use overhead::Overhead;
 pub use pgn_out::{GameTags, PgnLog, match_record};
-pub use play::run;
+pub use play::{play_fixtures, run};
 pub use resume::{PlayedBefore, ResumeError, played_before};
 pub use schedule::{Fixture, Format, ScheduleError, schedule};
 pub use standings::{CrossTable, EngineScore, Standings};
@@ -162,6 +162,9 @@ pub struct FinishedGame {
     pub record: GameRecord,
     /// What the runner saw of each engine move (none for a game read back on resuming).
     pub moves: Vec<MoveReport>,
+    /// Offers, answers, claims, resignations, failures and the end, in order, each with its
+    /// position (none for a game read back on resuming).
+    pub remarks: Vec<Remark>,
     /// It was read back from the PGN rather than played in this run.
     pub resumed: bool,
 }

@@ -11,6 +11,7 @@
 //! a mate score counts as ±[`MATE_CP`].
 
 mod dead_band;
+mod file;
 mod material;
 mod option;
 mod parameter;
@@ -26,6 +27,7 @@ use shakmaty::{Chess, Move, Position};
 use crate::Score;
 
 pub use dead_band::DeadBandSettings;
+pub use file::PolicyFileError;
 pub use material::material_balance;
 pub use option::{Clamped, DRAW, PolicyChange, RESIGN, RULES};
 pub use parameter::{Parameter, Unit, UnknownParameter};
@@ -209,10 +211,11 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// A policy for a new game.
+    /// A policy for a new game, its numbers brought into their ranges
+    /// ([`PolicySettings::sanitized`]) whatever their source.
     #[must_use]
     pub fn new(settings: PolicySettings) -> Self {
-        Policy { settings, scores: Vec::new(), last_offer: None }
+        Policy { settings: settings.sanitized(), scores: Vec::new(), last_offer: None }
     }
 
     /// The settings.

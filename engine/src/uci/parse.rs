@@ -84,6 +84,9 @@ pub enum UciOption {
     PositionLearning(bool),
     /// `UsePostBook`: use the PostBook.
     UsePostBook(bool),
+    /// `PolicyFile`: draw and resign settings from a JSON file (the app's, or the BEST.json
+    /// of `kibitz tune-policy`), replacing them all.
+    PolicyFile(String),
     /// A draw and resign setting: `Resign`, `Draw`, `Rules` or a parameter such as
     /// `dead_band.width` (a number perhaps out of its range, brought into it when applied).
     Policy(PolicyChange),
@@ -249,6 +252,7 @@ fn parse_setoption(tokens: &[&str]) -> Result<UciOption, String> {
         "postbookfile" => Ok(UciOption::PostBookFile(value)),
         "positionlearning" => Ok(UciOption::PositionLearning(check()?)),
         "usepostbook" => Ok(UciOption::UsePostBook(check()?)),
+        "policyfile" => Ok(UciOption::PolicyFile(value)),
         _ => match PolicyChange::parse(&name, &value) {
             Ok(change) => Ok(UciOption::Policy(change)),
             Err(crate::OptionError::Unknown(_)) => Err(format!("unknown option '{name}'")),

@@ -1,0 +1,219 @@
+//! `kibitz tune-policy`: self-play tuning of the draw and resign policy (see
+//! [`crate::tuning`]). Prints one summary line per generation; writes the log as it goes,
+//! then the best member's settings (BEST.json, loadable as the draw and resign settings) and
+//! the final population next to it (BEST.population.json).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use crate::policy::{PolicySettings, Rules};
+use crate::tuning::{
+    Crossover, GenerationSummary, Genome, LOG_VERSION, LogWriter, Member, RunHeader, Tuner, TuningLog,
+    Variation,
+};
+use crate::{TimeControl, write_atomic};
+
+/// `kibitz tune-policy [OPTIONS]`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A new run: --population N --generations G --tc CONTROL --log RUN.log --out BEST.json.
+Resuming: --resume RUN.log --generations G --out BEST.json plays the generations the log misses \
+up to G in all, with the log's settings. The last line is `generations G best #ID NAME=VALUE...`.
+BEST.json holds the draw and resign settings: the app loads it; over UCI and xboard set the \
+PolicyFile option to its path."
+)]
+pub struct TunePolicyArgs {
+    /// The population's size (an even number, 2 or more).
+    #[arg(long, value_name = "N", required_unless_present = "resume", conflicts_with = "resume")]
+    population: Option<usize>,
+    /// The generations the run has in all when it ends.
+    #[arg(long, value_name = "G")]
+    generations: u32,
+    /// The time control of every game: Crafty's notation (`st 0.05`, `sd 6`) or PGN's
+    /// (`2+0.05`).
+    #[arg(long = "tc", value_name = "CONTROL", required_unless_present = "resume", conflicts_with = "resume",
+          value_parser = control)]
+    control: Option<String>,
+    /// How many games are played at once (1 to 16).
+    #[arg(long, value_name = "C", default_value_t = 1)]
+    concurrency: usize,
+    /// An EPD or PGN file of openings, taken in an order shuffled by the seed.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    openings: Option<PathBuf>,
+    /// The log of a new run (an existing file is not overwritten).
+    #[arg(long, value_name = "RUN.log", required_unless_present = "resume", conflicts_with = "resume")]
+    log: Option<PathBuf>,
+    /// Goes on with the run of this log.
+    #[arg(long, value_name = "RUN.log")]
+    resume: Option<PathBuf>,
+    /// Where the best member's settings go (and the final population, as
+    /// NAME.population.json).
+    #[arg(long, value_name = "BEST.json")]
+    out: PathBuf,
+    /// The rule set whose numbers are tuned.
+    #[arg(long, value_enum, default_value_t = RulesName::DeadBand, conflicts_with = "resume")]
+    rules: RulesName,
+    /// The seed of the pairings, mutations and matings.
+    #[arg(long, default_value_t = 1, conflicts_with = "resume")]
+    seed: u64,
+    /// A mutation's standard deviation, as a share of each parameter's range.
+    #[arg(long, default_value_t = 0.05, conflicts_with = "resume")]
+    sigma: f64,
+    /// How mating combines the parents.
+    #[arg(long, value_enum, default_value_t = CrossoverName::Uniform, conflicts_with = "resume")]
+    crossover: CrossoverName,
+    /// A game still going after this many plies is drawn.
+    #[arg(long, value_name = "PLIES", default_value_t = 400, conflicts_with = "resume")]
+    max_plies: usize,
+    /// Appends every game to this PGN file.
+    #[arg(long, value_name = "FILE.pgn")]
+    pgn: Option<PathBuf>,
+}
+
+/// The rule sets by their names on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum RulesName {
+    /// Terra's rules: contempt and Terra's numbers.
+    Terra,
+    /// The design note's dead band: its width, move count and threshold.
+    DeadBand,
+}
+
+/// The crossovers by their names on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CrossoverName {
+    /// Each value from either parent.
+    Uniform,
+    /// The parents' mean.
+    Average,
+}
+
+/// A time control as given, once it parses.
+fn control(text: &str) -> Result<String, crate::TimeControlError> {
+    TimeControl::parse(text).map(|_| text.to_owned())
+}
+
+/// A member of the final population, as written.
+#[derive(Serialize)]
+struct Written<'a> {
+    id: u64,
+    origin: &'a crate::tuning::Origin,
+    settings: PolicySettings,
+}
+
+impl TunePolicyArgs {
+    /// The header of a new run; `None` when resuming.
+    fn header(&self) -> Result<Option<RunHeader>, String> {
+        let (Some(population), Some(control)) = (self.population, self.control.clone()) else {
+            return Ok(None);
+        };
+        if population < 2 || population % 2 == 1 {
+            return Err(format!("the population must be an even number, 2 or more, not {population}"));
+        }
+        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+            return Err(format!("--sigma must be 0 or more, not {}", self.sigma));
+        }
+        let rules = match self.rules {
+            RulesName::Terra => Rules::Terra,
+            RulesName::DeadBand => Rules::DeadBand,
+        };
+        let crossover = match self.crossover {
+            CrossoverName::Uniform => Crossover::Uniform,
+            CrossoverName::Average => Crossover::Average,
+        };
+        Ok(Some(RunHeader {
+            version: LOG_VERSION,
+            rules,
+            genome: Genome::for_rules(rules).names(),
+            population,
+            seed: self.seed,
+            variation: Variation { sigma: self.sigma, crossover },
+            control,
+            openings: self.openings.clone(),
+            max_plies: self.max_plies,
+        }))
+    }
+
+    /// Runs `kibitz tune-policy ...`.
+    #[must_use]
+    pub fn run(self) -> ExitCode {
+        match self.tune() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("kibitz tune-policy: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    fn tune(&self) -> Result<(), String> {
+        let (header, log, writer) = match (self.header()?, &self.resume) {
+            (Some(header), _) => {
+                let path = self.log.as_deref().ok_or("--log is needed")?;
+                let writer =
+                    LogWriter::create(path, &header).map_err(|e| format!("{}: {e}", path.display()))?;
+                (header, None, writer)
+            }
+            (None, Some(path)) => {
+                let log = TuningLog::read(path).map_err(|e| e.to_string())?;
+                let writer = LogWriter::resume(path, &log).map_err(|e| format!("{}: {e}", path.display()))?;
+                if log.torn {
+                    eprintln!(
+                        "kibitz tune-policy: an unfinished last line of {} was cut off",
+                        path.display()
+                    );
+                }
+                (log.header.clone(), Some(log), writer)
+            }
+            (None, None) => return Err("give --population, --tc and --log, or --resume".into()),
+        };
+        let mut writer = writer;
+        let tuner =
+            Tuner::new(header, self.concurrency.clamp(1, 16), self.pgn.clone()).map_err(|e| e.to_string())?;
+        let mut last = log.as_ref().and_then(|l| l.summaries().pop());
+        if let Some(s) = &last {
+            println!("resuming after {s}");
+        }
+        let genome = tuner.genome.clone();
+        let mut done = |record: &crate::tuning::GenerationRecord| {
+            let summary = GenerationSummary::of(&genome, record);
+            println!("{summary}");
+            last = Some(summary);
+        };
+        let cancel = AtomicBool::new(false);
+        let population = tuner
+            .run(log.as_ref(), &mut writer, self.generations, &mut done, &cancel)
+            .map_err(|e| e.to_string())?;
+        let generations = last.as_ref().map_or(0, |s| s.generation);
+        let best = last.map(|s| s.best).ok_or("no generation was played")?;
+        write_results(&tuner.genome, &best, &population, &self.out)?;
+        let values: Vec<String> =
+            tuner.genome.names().iter().zip(&best.values).map(|(n, v)| format!("{n}={v}")).collect();
+        println!("generations {generations} best #{} {}", best.id, values.join(" "));
+        Ok(())
+    }
+}
+
+/// Writes BEST.json and the final population next to it, atomically.
+fn write_results(genome: &Genome, best: &Member, population: &[Member], out: &Path) -> Result<(), String> {
+    let best_json =
+        serde_json::to_string_pretty(&genome.settings(&best.values)).map_err(|e| e.to_string())?;
+    write_atomic(out, best_json.as_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    let written: Vec<Written<'_>> = population
+        .iter()
+        .map(|m| Written { id: m.id, origin: &m.origin, settings: genome.settings(&m.values) })
+        .collect();
+    let all = serde_json::to_string_pretty(&written).map_err(|e| e.to_string())?;
+    let path = population_path(out);
+    write_atomic(&path, all.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `BEST.json` → `BEST.population.json`.
+fn population_path(out: &Path) -> PathBuf {
+    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "best".into());
+    out.with_file_name(format!("{stem}.population.json"))
+}

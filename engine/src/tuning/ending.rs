@@ -1,0 +1,196 @@
+//! How a tuning game ended, read from the runner's [`Remark`]s: who offered a draw and what
+//! the answer was, who resigned, who won and by what kind of ending. This is what the
+//! replacement rules look at and what the log keeps of each game.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Color, KnownOutcome};
+
+use crate::conductor::GameEvent;
+use crate::runner::Remark;
+use crate::{Ending, Termination};
+
+/// A side, as the log writes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl From<Color> for Seat {
+    fn from(c: Color) -> Seat {
+        match c {
+            Color::White => Seat::White,
+            Color::Black => Seat::Black,
+        }
+    }
+}
+
+impl Seat {
+    /// The other side.
+    #[must_use]
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::White => Seat::Black,
+            Seat::Black => Seat::White,
+        }
+    }
+}
+
+/// The kinds of ending the rules and the summaries tell apart.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HowEnded {
+    /// The players agreed to a draw.
+    Agreement,
+    /// Drawn by a rule: repetition, the fifty-move rule, stalemate, dead position, the move
+    /// limit.
+    Rule,
+    /// A side resigned.
+    Resignation,
+    /// Checkmate.
+    Mate,
+    /// A side lost on time.
+    Time,
+    /// Anything else that decides a game (an engine failed, an arbiter's win rule).
+    Other,
+}
+
+impl HowEnded {
+    /// The kind of `ending`.
+    #[must_use]
+    pub fn of(ending: Ending) -> HowEnded {
+        match (ending.outcome, ending.termination) {
+            (_, Termination::Agreement) => HowEnded::Agreement,
+            (_, Termination::Resignation) => HowEnded::Resignation,
+            (_, Termination::Checkmate) => HowEnded::Mate,
+            (_, Termination::TimeForfeit) => HowEnded::Time,
+            (KnownOutcome::Draw, _) => HowEnded::Rule,
+            (KnownOutcome::Decisive { .. }, _) => HowEnded::Other,
+        }
+    }
+}
+
+/// What became of a draw offer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reply {
+    /// Accepted: the game was drawn.
+    Accepted,
+    /// Declined (rejected).
+    Declined,
+    /// The game ended before an answer.
+    Unanswered,
+}
+
+/// A draw offer of a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Offer {
+    /// Who offered.
+    pub side: Seat,
+    /// The full-move number in the position where it stood.
+    pub move_number: u32,
+    /// What the other side did.
+    pub reply: Reply,
+}
+
+/// How a game ended, as the rules need it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finish {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Seat>,
+    /// The kind of ending.
+    pub how: HowEnded,
+    /// The draw offers, in order (one per side at most: the conductor sends no second one).
+    pub offers: Vec<Offer>,
+    /// Who resigned, if anyone.
+    pub resigned: Option<Seat>,
+    /// The plies played after the opening.
+    pub plies: usize,
+}
+
+impl Finish {
+    /// Reads `remarks` (in order, the last one [`GameEvent::GameOver`]) of a game that ended
+    /// as `ending` after `plies` plies.
+    #[must_use]
+    pub fn read(ending: Ending, remarks: &[Remark], plies: usize) -> Finish {
+        let mut offers: Vec<Offer> = Vec::new();
+        let mut resigned = None;
+        for r in remarks {
+            match &r.event {
+                GameEvent::DrawOffered { side, .. } => {
+                    let move_number = fullmove(&r.fen);
+                    offers.push(Offer { side: (*side).into(), move_number, reply: Reply::Unanswered });
+                }
+                GameEvent::DrawAccepted { side, .. } | GameEvent::DrawDeclined { side, .. } => {
+                    let accepted = matches!(r.event, GameEvent::DrawAccepted { .. });
+                    let offerer = Seat::from(*side).other();
+                    if let Some(offer) =
+                        offers.iter_mut().rev().find(|o| o.side == offerer && o.reply == Reply::Unanswered)
+                    {
+                        offer.reply = if accepted { Reply::Accepted } else { Reply::Declined };
+                    }
+                }
+                GameEvent::Resigned { side, .. } => resigned = Some((*side).into()),
+                _ => {}
+            }
+        }
+        let winner = match ending.outcome {
+            KnownOutcome::Decisive { winner } => Some(winner.into()),
+            KnownOutcome::Draw => None,
+        };
+        Finish { winner, how: HowEnded::of(ending), offers, resigned, plies }
+    }
+
+    /// The sides that declined an offer.
+    #[must_use]
+    pub fn rejecters(&self) -> Vec<Seat> {
+        self.offers.iter().filter(|o| o.reply == Reply::Declined).map(|o| o.side.other()).collect()
+    }
+}
+
+/// The full-move number of a FEN (1 when it does not say).
+fn fullmove(fen: &str) -> u32 {
+    fen.split_whitespace().nth(5).and_then(|n| n.parse().ok()).unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn remark(event: GameEvent, fen: &str) -> Remark {
+        Remark { ply: 0, fen: fen.to_owned(), event }
+    }
+
+    #[test]
+    fn offers_answers_and_resignations_are_read() {
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 23";
+        let remarks = [
+            remark(GameEvent::DrawOffered { side: Color::White, why: None }, fen),
+            remark(GameEvent::DrawDeclined { side: Color::Black, why: None }, fen),
+            remark(GameEvent::Resigned { side: Color::Black, why: None }, fen),
+        ];
+        let ending = Ending::win(Color::White, Termination::Resignation);
+        let f = Finish::read(ending, &remarks, 40);
+        assert_eq!(f.winner, Some(Seat::White));
+        assert_eq!(f.how, HowEnded::Resignation);
+        assert_eq!(f.offers, [Offer { side: Seat::White, move_number: 23, reply: Reply::Declined }]);
+        assert_eq!(f.rejecters(), [Seat::Black]);
+        assert_eq!(f.resigned, Some(Seat::Black));
+    }
+
+    #[test]
+    fn endings_fall_into_their_kinds() {
+        let w = |t| HowEnded::of(Ending::win(Color::Black, t));
+        let d = |t| HowEnded::of(Ending::draw(t));
+        assert_eq!(w(Termination::Checkmate), HowEnded::Mate);
+        assert_eq!(w(Termination::TimeForfeit), HowEnded::Time);
+        assert_eq!(w(Termination::Abandoned), HowEnded::Other);
+        assert_eq!(d(Termination::ThreefoldRepetition), HowEnded::Rule);
+        assert_eq!(d(Termination::Adjudication), HowEnded::Rule);
+        assert_eq!(d(Termination::TimeoutVsInsufficientMaterial), HowEnded::Rule);
+        assert_eq!(d(Termination::Agreement), HowEnded::Agreement);
+    }
+}

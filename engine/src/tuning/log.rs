@@ -1,0 +1,311 @@
+//! The run's log, one JSON object a line: a `run` line with the settings, then one
+//! `generation` line per generation (the population that played, every game with who
+//! played, how it ended, who offered, declined and resigned, the rule applied, and the
+//! population it left). A line is appended and synced to the disk before the next
+//! generation starts, so a killed run loses at most the generation under way; an unfinished
+//! last line (a torn write) is ignored on reading and cut off on resuming.
+//!
+//! [`TuningLog::read`] reads a log back for resuming and for plots:
+//! [`TuningLog::summaries`] gives one [`GenerationSummary`] per generation.
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Finish, GenerationSummary, Genome, GenomeError, Member, RuleApplied, Variation};
+use crate::policy::Rules;
+
+/// The log format's version.
+pub const LOG_VERSION: u32 = 1;
+
+/// The settings of a run, the log's first line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunHeader {
+    /// [`LOG_VERSION`] when written.
+    pub version: u32,
+    /// The rule set tuned.
+    pub rules: Rules,
+    /// The tuned parameters' names, in the order of every member's values.
+    pub genome: Vec<String>,
+    /// The population's size.
+    pub population: usize,
+    /// The seed of every random choice (generation `g` uses a generator seeded from it and `g`).
+    pub seed: u64,
+    /// The mutation's step and the mating's crossover.
+    pub variation: Variation,
+    /// The time control, as given on the command line.
+    pub control: String,
+    /// The openings' file (EPD or PGN); the initial position without.
+    pub openings: Option<PathBuf>,
+    /// A game still going after this many plies is drawn (a draw by rule).
+    pub max_plies: usize,
+}
+
+/// One game of a generation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TunedGame {
+    /// White's member number.
+    pub white: u64,
+    /// Black's member number.
+    pub black: u64,
+    /// The opening's index in the suite's order.
+    pub opening: usize,
+    /// How it ended.
+    pub finish: Finish,
+    /// The replacement rule it fell under.
+    pub rule: RuleApplied,
+}
+
+/// One generation: who played, the games, and the population it left.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GenerationRecord {
+    /// Its number, from 1.
+    pub generation: u32,
+    /// The population that played.
+    pub members: Vec<Member>,
+    /// The games, in the pairing's order.
+    pub games: Vec<TunedGame>,
+    /// The population after the replacements: the next generation's.
+    pub next: Vec<Member>,
+    /// The number the next new member gets.
+    pub next_id: u64,
+}
+
+/// A line of the log, as read.
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum Line {
+    Run(RunHeader),
+    Generation(GenerationRecord),
+}
+
+/// A line of the log, as written.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum LineOut<'a> {
+    Run(&'a RunHeader),
+    Generation(&'a GenerationRecord),
+}
+
+/// Why a log cannot be read.
+#[derive(Debug)]
+pub enum TuningLogError {
+    /// The file cannot be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        error: io::Error,
+    },
+    /// The first line is not a run's settings.
+    NoHeader(PathBuf),
+    /// A line before the last is not a generation, or generations are missing.
+    Bad {
+        /// The file.
+        path: PathBuf,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// A version this program does not read.
+    Version(u32),
+    /// The header's genome names unknown parameters.
+    Genome(GenomeError),
+}
+
+impl fmt::Display for TuningLogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuningLogError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            TuningLogError::NoHeader(path) => write!(f, "{}: not a tuning log (no run line)", path.display()),
+            TuningLogError::Bad { path, line, why } => write!(f, "{}:{line}: {why}", path.display()),
+            TuningLogError::Version(v) => write!(f, "log version {v}; this program reads {LOG_VERSION}"),
+            TuningLogError::Genome(e) => write!(f, "the log's genome: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for TuningLogError {}
+
+/// A run's log as read back.
+#[derive(Clone, Debug)]
+pub struct TuningLog {
+    /// The run's settings.
+    pub header: RunHeader,
+    /// The genome the header names.
+    pub genome: Genome,
+    /// Every complete generation, in order from 1.
+    pub generations: Vec<GenerationRecord>,
+    /// An unfinished last line was ignored.
+    pub torn: bool,
+    /// The length of the file's complete lines, in bytes.
+    valid_len: u64,
+}
+
+impl TuningLog {
+    /// Reads the log at `path`; an unfinished or unreadable last line is ignored (`torn`).
+    ///
+    /// # Errors
+    /// [`TuningLogError`] for a file that cannot be read, has no run line, has a bad line
+    /// before its last, or misses generations.
+    pub fn read(path: &Path) -> Result<TuningLog, TuningLogError> {
+        let io = |error| TuningLogError::Io { path: path.to_path_buf(), error };
+        let bytes = std::fs::read(path).map_err(io)?;
+        let mut lines: Vec<(usize, &[u8])> = Vec::new();
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                lines.push((i + 1, &bytes[start..i]));
+                start = i + 1;
+            }
+        }
+        let mut torn = start < bytes.len();
+        let mut header = None;
+        let mut generations: Vec<GenerationRecord> = Vec::new();
+        let mut valid_len = 0;
+        let count = lines.len();
+        for (n, (end, text)) in lines.into_iter().enumerate() {
+            let bad = |why: String| TuningLogError::Bad { path: path.to_path_buf(), line: n + 1, why };
+            let line = match serde_json::from_slice::<Line>(text) {
+                Ok(line) => line,
+                Err(_) if n + 1 == count && !torn && header.is_some() => {
+                    torn = true;
+                    break;
+                }
+                Err(_) if n == 0 => return Err(TuningLogError::NoHeader(path.to_path_buf())),
+                Err(e) => return Err(bad(e.to_string())),
+            };
+            match line {
+                Line::Run(h) if n == 0 => header = Some(h),
+                Line::Run(_) => return Err(bad("a second run line".into())),
+                Line::Generation(_) if n == 0 => return Err(TuningLogError::NoHeader(path.to_path_buf())),
+                Line::Generation(g) => {
+                    let expected = generations.len() as u32 + 1;
+                    if g.generation != expected {
+                        return Err(bad(format!(
+                            "generation {} where {expected} was expected",
+                            g.generation
+                        )));
+                    }
+                    generations.push(g);
+                }
+            }
+            valid_len = end as u64;
+        }
+        let header = header.ok_or_else(|| TuningLogError::NoHeader(path.to_path_buf()))?;
+        if header.version != LOG_VERSION {
+            return Err(TuningLogError::Version(header.version));
+        }
+        let genome = Genome::from_names(header.rules, &header.genome).map_err(TuningLogError::Genome)?;
+        Ok(TuningLog { header, genome, generations, torn, valid_len })
+    }
+
+    /// One summary per generation, in order.
+    #[must_use]
+    pub fn summaries(&self) -> Vec<GenerationSummary> {
+        self.generations.iter().map(|g| GenerationSummary::of(&self.genome, g)).collect()
+    }
+}
+
+/// Appends a run's lines to its log, each synced to the disk.
+pub struct LogWriter {
+    file: File,
+}
+
+impl LogWriter {
+    /// Starts the log of a new run at `path` with its settings; an existing file is not
+    /// overwritten.
+    ///
+    /// # Errors
+    /// The system's error (`AlreadyExists` for an existing file).
+    pub fn create(path: &Path, header: &RunHeader) -> io::Result<LogWriter> {
+        let file = OpenOptions::new().write(true).create_new(true).open(path)?;
+        let mut writer = LogWriter { file };
+        writer.write(&LineOut::Run(header))?;
+        Ok(writer)
+    }
+
+    /// Goes on with the log `log` was read from at `path`, cutting off a torn last line.
+    ///
+    /// # Errors
+    /// The system's error.
+    pub fn resume(path: &Path, log: &TuningLog) -> io::Result<LogWriter> {
+        let mut file = OpenOptions::new().write(true).open(path)?;
+        file.set_len(log.valid_len)?;
+        io::Seek::seek(&mut file, io::SeekFrom::End(0))?;
+        file.sync_data()?;
+        Ok(LogWriter { file })
+    }
+
+    /// Appends a generation.
+    ///
+    /// # Errors
+    /// The system's error.
+    pub fn append(&mut self, record: &GenerationRecord) -> io::Result<()> {
+        self.write(&LineOut::Generation(record))
+    }
+
+    fn write(&mut self, line: &LineOut<'_>) -> io::Result<()> {
+        let mut text = serde_json::to_string(line).map_err(io::Error::other)?;
+        text.push('\n');
+        self.file.write_all(text.as_bytes())?;
+        self.file.sync_data()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tuning::{Crossover, Origin};
+
+    fn header() -> RunHeader {
+        RunHeader {
+            version: LOG_VERSION,
+            rules: Rules::DeadBand,
+            genome: Genome::for_rules(Rules::DeadBand).names(),
+            population: 2,
+            seed: 1,
+            variation: Variation { sigma: 0.05, crossover: Crossover::Uniform },
+            control: "sd 2".into(),
+            openings: None,
+            max_plies: 100,
+        }
+    }
+
+    fn generation(n: u32) -> GenerationRecord {
+        let m = Member { id: 0, born: 0, origin: Origin::Initial, values: vec![25, 10, 3000] };
+        GenerationRecord { generation: n, members: vec![m.clone()], games: vec![], next: vec![m], next_id: 1 }
+    }
+
+    #[test]
+    fn lines_are_written_read_back_and_checked() {
+        let dir = std::env::temp_dir().join(format!("kibitz-tuning-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        let path = dir.join("run.log");
+        let _ = std::fs::remove_file(&path);
+        let mut w = LogWriter::create(&path, &header()).expect("a new log");
+        w.append(&generation(1)).expect("written");
+        w.append(&generation(2)).expect("written");
+        assert!(LogWriter::create(&path, &header()).is_err(), "not overwritten");
+        let log = TuningLog::read(&path).expect("a log");
+        assert_eq!((log.header.clone(), log.generations.len(), log.torn), (header(), 2, false));
+        let text = std::fs::read_to_string(&path).expect("the log");
+        let lines: Vec<&str> = text.lines().collect();
+        // A bad line before the last is an error, not a torn write.
+        std::fs::write(&path, format!("{}\nnonsense\n{}\n", lines[0], lines[2])).expect("writable");
+        assert!(matches!(TuningLog::read(&path), Err(TuningLogError::Bad { line: 2, .. })));
+        // A missing generation is an error.
+        std::fs::write(&path, format!("{}\n{}\n", lines[0], lines[2])).expect("writable");
+        assert!(matches!(TuningLog::read(&path), Err(TuningLogError::Bad { line: 2, .. })));
+        // A garbled last line is a torn write.
+        std::fs::write(&path, format!("{}\n{}\n{{\"kind\n", lines[0], lines[1])).expect("writable");
+        assert!(TuningLog::read(&path).is_ok_and(|l| l.torn && l.generations.len() == 1));
+        std::fs::write(&path, "{}\n").expect("writable");
+        assert!(matches!(TuningLog::read(&path), Err(TuningLogError::NoHeader(_))));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,33 @@
+//! Self-play tuning of the draw and resign policy (the design note's tuning plan): a
+//! population of engines, identical but for their draw and resign numbers, plays games in
+//! pairs; how each game ends decides who is cloned, who is mated with whom and who is
+//! replaced ([`replacement`] has the rules). The aim is to reward reading a game's outcome
+//! accurately: offering and not offering a draw both carry risks, and resigning keeps some
+//! of the resigner's genes where being mated does not.
+//!
+//! - [`Genome`]: the tuned numbers, named and ranged by [`crate::policy::PolicySettings::PARAMETERS`].
+//! - [`Member`]: one engine's numbers; [`Variation`]: mutation and mating (see [`variation`]).
+//! - [`pair`]: a generation's pairing; [`Finish`]: how a game ended, read from its remarks.
+//! - [`Breeder`]: the replacement rules; [`Tuner`]: a run, its games played by the match
+//!   runner; [`TuningLog`]: the log, read back for resuming and plotting
+//!   ([`GenerationSummary`] per generation).
+
+mod ending;
+mod genome;
+mod log;
+mod member;
+mod pairing;
+pub mod replacement;
+mod run;
+mod summary;
+pub mod variation;
+
+pub use ending::{Finish, HowEnded, Offer, Reply, Seat};
+pub use genome::{Genome, GenomeError};
+pub use log::{GenerationRecord, LOG_VERSION, LogWriter, RunHeader, TunedGame, TuningLog, TuningLogError};
+pub use member::{Member, Origin};
+pub use pairing::pair;
+pub use replacement::{Breeder, Replacement, RuleApplied};
+pub use run::{Tuner, TuningError};
+pub use summary::{EndingCounts, GenerationSummary, ParameterStats};
+pub use variation::{Crossover, Variation};

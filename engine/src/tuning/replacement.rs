@@ -1,0 +1,141 @@
+//! The design note's replacement rules: how a game's ending decides who is cloned, who is
+//! mated with whom and who is replaced. Each member plays one game a generation, so every
+//! game replaces at most its own two players, and the new members are made from them.
+//!
+//! In the order they are tried:
+//! 1. A side declined a draw offer (a rejecter) and the game was decided: the loser is
+//!    replaced by a clone of the winner (the rejecter lost: it is replaced; it won: the other
+//!    is), however the loser lost.
+//! 2. A rejecter and the game was drawn (by agreement later, or by a rule): each rejecter is
+//!    replaced by an offspring of the two (the same ending as resigning).
+//! 3. An agreed draw: both are replaced by mutated clones of themselves.
+//! 4. A draw by a rule (repetition, fifty moves, stalemate, dead position, the move limit):
+//!    an offspring replaces one of the two, chosen with probability 1/2.
+//! 5. A resignation: the resigner is replaced by an offspring.
+//! 6. Checkmate, a loss on time or any other loss: the loser is replaced by a clone of the
+//!    winner.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::{Finish, Genome, HowEnded, Member, Origin, Seat, Variation};
+
+/// The rule a game's ending fell under.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleApplied {
+    /// Rule 1, the rejecter lost.
+    RejectedAndLost,
+    /// Rule 1, the rejecter won.
+    RejectedAndWon,
+    /// Rule 2.
+    RejectedAndDrawn,
+    /// Rule 3.
+    AgreedDraw,
+    /// Rule 4.
+    DrawByRule,
+    /// Rule 5.
+    Resigned,
+    /// Rule 6.
+    Lost,
+}
+
+/// What a game changes: the members replacing its players (`None`: kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    /// The rule applied.
+    pub rule: RuleApplied,
+    /// White's replacement.
+    pub white: Option<Member>,
+    /// Black's replacement.
+    pub black: Option<Member>,
+}
+
+/// Makes the new members of one generation, numbering them from `next_id`.
+pub struct Breeder<'a, R: Rng> {
+    /// The tuned parameters.
+    pub genome: &'a Genome,
+    /// The operators.
+    pub variation: Variation,
+    /// The seeded random number generator.
+    pub rng: &'a mut R,
+    /// The generation the new members are born in.
+    pub generation: u32,
+    /// The next member's number.
+    pub next_id: u64,
+}
+
+impl<R: Rng> Breeder<'_, R> {
+    fn make(&mut self, origin: Origin, values: Vec<i64>) -> Member {
+        let id = self.next_id;
+        self.next_id += 1;
+        Member { id, born: self.generation, origin, values }
+    }
+
+    fn clone_of(&mut self, m: &Member) -> Member {
+        self.make(Origin::Clone { of: m.id }, m.values.clone())
+    }
+
+    fn mutated_clone_of(&mut self, m: &Member) -> Member {
+        let values = self.variation.mutate(self.genome, &m.values, self.rng);
+        self.make(Origin::MutatedClone { of: m.id }, values)
+    }
+
+    fn offspring(&mut self, white: &Member, black: &Member) -> Member {
+        let values = self.variation.mate(self.genome, &white.values, &black.values, self.rng);
+        self.make(Origin::Offspring { of: [white.id, black.id] }, values)
+    }
+
+    /// The replacements the game between `white` and `black` that ended as `finish` calls
+    /// for, by the rules above.
+    pub fn replace(&mut self, finish: &Finish, white: &Member, black: &Member) -> Replacement {
+        let player = |seat: Seat| if seat == Seat::White { white } else { black };
+        let mut out = Replacement { rule: RuleApplied::Lost, white: None, black: None };
+        let rejecters = finish.rejecters();
+        let put = |out: &mut Replacement, seat: Seat, m: Member| match seat {
+            Seat::White => out.white = Some(m),
+            Seat::Black => out.black = Some(m),
+        };
+        match (finish.winner, rejecters.is_empty(), finish.how) {
+            (Some(winner), false, _) => {
+                let loser = winner.other();
+                out.rule = if rejecters.contains(&loser) {
+                    RuleApplied::RejectedAndLost
+                } else {
+                    RuleApplied::RejectedAndWon
+                };
+                let clone = self.clone_of(player(winner));
+                put(&mut out, loser, clone);
+            }
+            (None, false, _) => {
+                out.rule = RuleApplied::RejectedAndDrawn;
+                for seat in [Seat::White, Seat::Black].into_iter().filter(|s| rejecters.contains(s)) {
+                    let child = self.offspring(white, black);
+                    put(&mut out, seat, child);
+                }
+            }
+            (None, true, HowEnded::Agreement) => {
+                out.rule = RuleApplied::AgreedDraw;
+                out.white = Some(self.mutated_clone_of(white));
+                out.black = Some(self.mutated_clone_of(black));
+            }
+            (None, true, _) => {
+                out.rule = RuleApplied::DrawByRule;
+                let child = self.offspring(white, black);
+                let seat = if self.rng.random::<bool>() { Seat::White } else { Seat::Black };
+                put(&mut out, seat, child);
+            }
+            (Some(winner), true, HowEnded::Resignation) => {
+                out.rule = RuleApplied::Resigned;
+                let resigner = finish.resigned.unwrap_or(winner.other());
+                let child = self.offspring(white, black);
+                put(&mut out, resigner, child);
+            }
+            (Some(winner), true, _) => {
+                let clone = self.clone_of(player(winner));
+                put(&mut out, winner.other(), clone);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,239 @@
+//! A tuning run: each generation's games played by the match runner (the built-in engine on
+//! both sides, identical but for the draw and resign policy the conductor applies for each),
+//! then the replacement rules, then the generation appended to the log.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use super::log::{GenerationRecord, LogWriter, RunHeader, TunedGame, TuningLog, TuningLogError};
+use super::{Breeder, Finish, Genome, GenomeError, Member, Origin, pair};
+use crate::matches::{
+    EngineSpec, FinishedGame, Fixture, Flow, MatchError, MatchSetup, OpeningSource, OpeningsError, Order,
+    Standings, Watcher, move_limit, play_fixtures, read_suite,
+};
+use crate::{Ending, TimeControl, TimeControlError};
+
+/// How much wider than a mutation the first population is spread around the defaults.
+const INITIAL_SPREAD: f64 = 3.0;
+
+/// Why a run cannot go on.
+#[derive(Debug)]
+pub enum TuningError {
+    /// The header's time control does not parse.
+    Control(TimeControlError),
+    /// The openings cannot be read.
+    Openings(OpeningsError),
+    /// The header's genome is not valid.
+    Genome(GenomeError),
+    /// The games could not be played.
+    Match(MatchError),
+    /// The log cannot be read.
+    Log(TuningLogError),
+    /// The log cannot be written.
+    Write(std::io::Error),
+}
+
+impl fmt::Display for TuningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuningError::Control(e) => write!(f, "the time control: {e}"),
+            TuningError::Openings(e) => write!(f, "the openings: {e}"),
+            TuningError::Genome(e) => write!(f, "{e}"),
+            TuningError::Match(e) => write!(f, "{e}"),
+            TuningError::Log(e) => write!(f, "{e}"),
+            TuningError::Write(e) => write!(f, "the log: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for TuningError {}
+
+/// A run's settings, made ready to play.
+pub struct Tuner {
+    /// The settings as logged.
+    pub header: RunHeader,
+    /// The tuned parameters.
+    pub genome: Genome,
+    /// The time control of every game.
+    pub control: TimeControl,
+    /// Where the games start.
+    pub openings: OpeningSource,
+    /// How many games are played at once.
+    pub concurrency: usize,
+    /// A PGN file every game is appended to, if any.
+    pub pgn: Option<PathBuf>,
+}
+
+/// Says nothing and never stops the games.
+struct Quiet;
+
+impl Watcher for Quiet {
+    fn finished(&mut self, _game: &FinishedGame, _standings: &Standings) -> Flow {
+        Flow::Continue
+    }
+}
+
+impl Tuner {
+    /// Readies the run `header` describes.
+    ///
+    /// # Errors
+    /// [`TuningError`] for a time control, genome or openings file that is not valid.
+    pub fn new(header: RunHeader, concurrency: usize, pgn: Option<PathBuf>) -> Result<Tuner, TuningError> {
+        let control = TimeControl::parse(&header.control).map_err(TuningError::Control)?;
+        let genome = Genome::from_names(header.rules, &header.genome).map_err(TuningError::Genome)?;
+        let openings = match &header.openings {
+            Some(path) => OpeningSource::suite(
+                read_suite(path, None).map_err(TuningError::Openings)?,
+                Order::Random,
+                header.seed,
+            ),
+            None => OpeningSource::Start,
+        };
+        Ok(Tuner { header, genome, control, openings, concurrency: concurrency.max(1), pgn })
+    }
+
+    /// The random number generator of `generation` (0: the first population's).
+    #[must_use]
+    pub fn rng(&self, generation: u32) -> StdRng {
+        StdRng::seed_from_u64(self.header.seed ^ u64::from(generation).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// The first population: the default settings, and mutations of them spread
+    /// [`INITIAL_SPREAD`] times as wide as a mutation; with the next member's number.
+    #[must_use]
+    pub fn initial_population(&self) -> (Vec<Member>, u64) {
+        let mut rng = self.rng(0);
+        let defaults = self.genome.defaults();
+        let sigma = self.header.variation.sigma * INITIAL_SPREAD;
+        let members = (0..self.header.population)
+            .map(|i| Member {
+                id: i as u64,
+                born: 0,
+                origin: Origin::Initial,
+                values: if i == 0 {
+                    defaults.clone()
+                } else {
+                    self.header.variation.mutate_by(sigma, &self.genome, &defaults, &mut rng)
+                },
+            })
+            .collect();
+        (members, self.header.population as u64)
+    }
+
+    /// Plays generation `generation` of `population` and applies the replacement rules;
+    /// new members are numbered from `next_id`.
+    ///
+    /// # Errors
+    /// [`MatchError`] when the games cannot be played.
+    pub fn play_generation(
+        &self,
+        generation: u32,
+        population: &[Member],
+        next_id: u64,
+        cancel: &AtomicBool,
+    ) -> Result<GenerationRecord, MatchError> {
+        let mut rng = self.rng(generation);
+        let pairs = pair(population.len(), &mut rng);
+        let engines = population
+            .iter()
+            .map(|m| EngineSpec {
+                policy: Some(self.genome.settings(&m.values)),
+                ..EngineSpec::builtin(&format!("member {}", m.id), self.control.clone())
+            })
+            .collect();
+        let mut setup = MatchSetup::new(engines, crate::matches::Format::RoundRobin);
+        setup.openings = self.openings.clone();
+        setup.concurrency = self.concurrency;
+        setup.adjudication = move_limit(self.header.max_plies);
+        setup.event = "Kibitz policy tuning".to_owned();
+        setup.pgn_out.clone_from(&self.pgn);
+        setup.resume = true;
+        let first_opening = (generation as usize).saturating_sub(1) * pairs.len();
+        let fixtures: Vec<Fixture> = pairs
+            .iter()
+            .enumerate()
+            .map(|(k, &(white, black))| Fixture {
+                number: k + 1,
+                round: generation as usize,
+                game: k + 1,
+                encounter: k,
+                white,
+                black,
+                opening: first_opening + k,
+                duel: None,
+            })
+            .collect();
+        let report = play_fixtures(&setup, &fixtures, &mut Quiet, cancel)?;
+        let mut breeder = Breeder {
+            genome: &self.genome,
+            variation: self.header.variation,
+            rng: &mut rng,
+            generation,
+            next_id,
+        };
+        let mut next = population.to_vec();
+        let mut games = Vec::new();
+        for fixture in &fixtures {
+            let Some(played) = report.games.iter().find(|g| g.fixture.number == fixture.number) else {
+                continue;
+            };
+            let Some(termination) = played.termination else { continue };
+            let ending = Ending { outcome: played.outcome, termination };
+            let finish = Finish::read(ending, &played.remarks, played.moves.len());
+            let (white, black) = (&population[fixture.white], &population[fixture.black]);
+            let replacement = breeder.replace(&finish, white, black);
+            games.push(TunedGame {
+                white: white.id,
+                black: black.id,
+                opening: fixture.opening,
+                finish,
+                rule: replacement.rule,
+            });
+            if let Some(m) = replacement.white {
+                next[fixture.white] = m;
+            }
+            if let Some(m) = replacement.black {
+                next[fixture.black] = m;
+            }
+        }
+        let next_id = breeder.next_id;
+        Ok(GenerationRecord { generation, members: population.to_vec(), games, next, next_id })
+    }
+
+    /// Plays generations until the log holds `until`, appending each to `writer` and telling
+    /// `done` of it; goes on from `log`'s last generation when resuming. Returns the last
+    /// population.
+    ///
+    /// # Errors
+    /// [`TuningError`] when the games cannot be played or the log written.
+    pub fn run(
+        &self,
+        log: Option<&TuningLog>,
+        writer: &mut LogWriter,
+        until: u32,
+        done: &mut dyn FnMut(&GenerationRecord),
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Member>, TuningError> {
+        let (mut population, mut next_id, mut generation) = match log.and_then(|l| l.generations.last()) {
+            Some(last) => (last.next.clone(), last.next_id, last.generation + 1),
+            None => {
+                let (members, next_id) = self.initial_population();
+                (members, next_id, 1)
+            }
+        };
+        while generation <= until && !cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            let record =
+                self.play_generation(generation, &population, next_id, cancel).map_err(TuningError::Match)?;
+            writer.append(&record).map_err(TuningError::Write)?;
+            done(&record);
+            population.clone_from(&record.next);
+            next_id = record.next_id;
+            generation += 1;
+        }
+        Ok(population)
+    }
+}

@@ -1,0 +1,239 @@
+//! Self-play tuning of the draw and resign policy: the replacement rules on scripted game
+//! endings, and a short real run resumed from its log.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use shakmaty::Color;
+
+use kibitz_engine::conductor::GameEvent;
+use kibitz_engine::policy::{PolicySettings, Rules};
+use kibitz_engine::runner::Remark;
+use kibitz_engine::tuning::{
+    Breeder, Finish, Genome, Member, Origin, Replacement, RuleApplied, TuningLog, Variation,
+};
+use kibitz_engine::{Ending, Termination};
+
+const FEN: &str = "4k3/8/8/8/8/8/8/4K3 w - - 0 30";
+
+fn remark(event: GameEvent) -> Remark {
+    Remark { ply: 40, fen: FEN.to_owned(), event }
+}
+
+fn offered(side: Color) -> Remark {
+    remark(GameEvent::DrawOffered { side, why: None })
+}
+
+fn declined(side: Color) -> Remark {
+    remark(GameEvent::DrawDeclined { side, why: None })
+}
+
+fn accepted(side: Color) -> Remark {
+    remark(GameEvent::DrawAccepted { side, why: None })
+}
+
+fn resigned(side: Color) -> Remark {
+    remark(GameEvent::Resigned { side, why: None })
+}
+
+fn member(id: u64, values: [i64; 3]) -> Member {
+    Member { id, born: 0, origin: Origin::Initial, values: values.to_vec() }
+}
+
+/// The replacements of a game between two distinct members that ended as `ending` after
+/// `remarks` (the game-over remark added).
+fn replace(ending: Ending, mut remarks: Vec<Remark>, seed: u64) -> Replacement {
+    remarks.push(remark(GameEvent::GameOver { ending }));
+    let finish = Finish::read(ending, &remarks, 60);
+    let genome = Genome::for_rules(Rules::DeadBand);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut breeder = Breeder {
+        genome: &genome,
+        variation: Variation::default(),
+        rng: &mut rng,
+        generation: 3,
+        next_id: 100,
+    };
+    breeder.replace(&finish, &member(1, [10, 5, 2000]), &member(2, [300, 60, 40_000]))
+}
+
+fn is_clone_of(m: &Option<Member>, id: u64, values: [i64; 3]) -> bool {
+    m.as_ref().is_some_and(|m| m.origin == Origin::Clone { of: id } && m.values == values && m.born == 3)
+}
+
+fn is_offspring(m: &Option<Member>) -> bool {
+    m.as_ref().is_some_and(|m| m.origin == Origin::Offspring { of: [1, 2] })
+}
+
+#[test]
+fn an_agreed_draw_replaces_both_by_mutated_clones() {
+    let r =
+        replace(Ending::draw(Termination::Agreement), vec![offered(Color::White), accepted(Color::Black)], 1);
+    assert_eq!(r.rule, RuleApplied::AgreedDraw);
+    let (w, b) = (r.white.expect("replaced"), r.black.expect("replaced"));
+    assert_eq!((w.origin, b.origin), (Origin::MutatedClone { of: 1 }, Origin::MutatedClone { of: 2 }));
+    assert_ne!((w.values.clone(), b.values.clone()), (vec![10, 5, 2000], vec![300, 60, 40_000]), "mutated");
+    assert_eq!((w.id, b.id), (100, 101), "new numbers");
+}
+
+#[test]
+fn a_draw_by_rule_replaces_one_parent_by_an_offspring_half_of_the_time() {
+    let mut white = 0;
+    for seed in 0..200 {
+        let r = replace(Ending::draw(Termination::ThreefoldRepetition), vec![], seed);
+        assert_eq!(r.rule, RuleApplied::DrawByRule);
+        assert!(r.white.is_some() != r.black.is_some(), "exactly one parent replaced");
+        assert!(is_offspring(&r.white) || is_offspring(&r.black));
+        white += usize::from(r.white.is_some());
+    }
+    assert!((70..130).contains(&white), "each parent with probability 1/2: White {white} of 200");
+}
+
+#[test]
+fn rejecting_and_losing_makes_the_rejecter_a_clone_of_the_winner() {
+    // Black declines White's offer, then is mated.
+    let r = replace(
+        Ending::win(Color::White, Termination::Checkmate),
+        vec![offered(Color::White), declined(Color::Black)],
+        1,
+    );
+    assert_eq!(r.rule, RuleApplied::RejectedAndLost);
+    assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]));
+    // Even when it resigned later: the rejection decides.
+    let r = replace(
+        Ending::win(Color::White, Termination::Resignation),
+        vec![offered(Color::White), declined(Color::Black), resigned(Color::Black)],
+        1,
+    );
+    assert_eq!(r.rule, RuleApplied::RejectedAndLost);
+    assert!(is_clone_of(&r.black, 1, [10, 5, 2000]));
+}
+
+#[test]
+fn rejecting_and_winning_makes_the_other_a_clone_of_the_winner() {
+    let r = replace(
+        Ending::win(Color::Black, Termination::Resignation),
+        vec![offered(Color::White), declined(Color::Black), resigned(Color::White)],
+        1,
+    );
+    assert_eq!(r.rule, RuleApplied::RejectedAndWon);
+    assert!(is_clone_of(&r.white, 2, [300, 60, 40_000]) && r.black.is_none());
+}
+
+#[test]
+fn rejecting_and_drawing_replaces_the_rejecter_by_an_offspring() {
+    let r = replace(
+        Ending::draw(Termination::FiftyMoveRule),
+        vec![offered(Color::Black), declined(Color::White)],
+        1,
+    );
+    assert_eq!(r.rule, RuleApplied::RejectedAndDrawn);
+    assert!(is_offspring(&r.white) && r.black.is_none());
+}
+
+#[test]
+fn a_resigner_is_replaced_by_an_offspring() {
+    let r = replace(Ending::win(Color::White, Termination::Resignation), vec![resigned(Color::Black)], 1);
+    assert_eq!(r.rule, RuleApplied::Resigned);
+    assert!(r.white.is_none() && is_offspring(&r.black));
+}
+
+#[test]
+fn a_side_mated_or_out_of_time_is_replaced_by_a_clone_of_the_winner() {
+    for termination in [Termination::Checkmate, Termination::TimeForfeit] {
+        let r = replace(Ending::win(Color::Black, termination), vec![], 1);
+        assert_eq!(r.rule, RuleApplied::Lost);
+        assert!(is_clone_of(&r.white, 2, [300, 60, 40_000]) && r.black.is_none(), "{termination:?}");
+    }
+}
+
+/// A scratch folder, removed at the end.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("kibitz-tuning-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn kibitz(args: &[String]) -> ExitCode {
+    kibitz_engine::cli::run(args)
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_owned).collect()
+}
+
+#[test]
+fn a_short_run_resumes_from_its_log_with_the_right_generations_and_a_torn_line_ignored() {
+    let dir = Scratch::new("resume");
+    let (log, best) = (dir.0.join("run.log"), dir.0.join("best.json"));
+    let openings = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/epd/wac.epd");
+    let path = |p: &PathBuf| p.to_string_lossy().into_owned();
+    let args = [
+        words("tune-policy --population 4 --generations 2 --concurrency 2 --max-plies 60 --tc"),
+        vec!["sd 2".to_owned(), "--openings".to_owned(), path(&openings), "--log".to_owned(), path(&log)],
+        vec!["--out".to_owned(), path(&best)],
+    ]
+    .concat();
+    assert_eq!(kibitz(&args), ExitCode::SUCCESS);
+    let first = TuningLog::read(&log).expect("a log");
+    assert_eq!(first.generations.iter().map(|g| g.generation).collect::<Vec<_>>(), [1, 2]);
+    assert!(!first.torn);
+    for g in &first.generations {
+        assert_eq!(g.games.len(), 2, "four members play two games");
+        let mut players: Vec<u64> = g.games.iter().flat_map(|x| [x.white, x.black]).collect();
+        players.sort_unstable();
+        let mut members: Vec<u64> = g.members.iter().map(|m| m.id).collect();
+        members.sort_unstable();
+        assert_eq!(players, members, "every member plays once");
+    }
+    assert_eq!(first.generations[1].members, first.generations[0].next);
+    let plies: usize = first.generations.iter().flat_map(|g| &g.games).map(|x| x.finish.plies).sum();
+    assert!(plies > 4, "the games were played: {plies} plies");
+    assert_eq!(kibitz(&args), ExitCode::FAILURE, "an existing log is not overwritten");
+
+    // A torn last line (a killed run) is ignored, then cut off on resuming.
+    let mut bytes = std::fs::read(&log).expect("the log");
+    bytes.extend_from_slice(br#"{"kind":"generation","generation":3,"members":[{"id"#);
+    std::fs::write(&log, &bytes).expect("writable");
+    let torn = TuningLog::read(&log).expect("still a log");
+    assert!(torn.torn);
+    assert_eq!(torn.generations, first.generations);
+
+    let resume =
+        [words("tune-policy --resume"), vec![path(&log)], words("--generations 3 --out"), vec![path(&best)]]
+            .concat();
+    assert_eq!(kibitz(&resume), ExitCode::SUCCESS);
+    let resumed = TuningLog::read(&log).expect("a log");
+    assert!(!resumed.torn, "the torn line was cut off");
+    assert_eq!(resumed.generations.iter().map(|g| g.generation).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(resumed.generations[..2], first.generations[..]);
+    assert_eq!(resumed.generations[2].members, first.generations[1].next, "it goes on from generation 2");
+    assert!(resumed.generations[2].members.iter().all(|m| m.id < first.generations[1].next_id));
+
+    let summaries = resumed.summaries();
+    assert_eq!(summaries.len(), 3);
+    let last = &summaries[2];
+    assert_eq!(last.endings.games, 2);
+    assert_eq!(last.parameters.len(), 3);
+    for p in &last.parameters {
+        let range = PolicySettings::parameter(&p.name).expect("a named parameter").range();
+        assert!(range.contains(&p.min) && range.contains(&p.max) && p.min as f64 <= p.mean, "{p:?}");
+    }
+    let settings = PolicySettings::load(&best).expect("BEST.json loads as the draw and resign settings");
+    assert_eq!(settings.rules, Rules::DeadBand);
+    assert_eq!(Genome::for_rules(Rules::DeadBand).values(&settings), last.best.values);
+    assert!(dir.0.join("best.population.json").exists());
+}
