@@ -144,6 +144,8 @@ pub enum Action {
     Book(crate::book_view::BookRequest),
     /// A request of the Tournament workspace.
     Tournament(crate::tournament::TournamentRequest),
+    /// A request of the Tuning workspace.
+    Tuning(crate::tuning_view::TuningRequest),
     /// Ask for a hint (the first press shows the piece, the second the move).
     Hint,
     /// Open the study's tags editor.

@@ -43,6 +43,7 @@ use crate::table::{EngineSeat, News, Seat, Table};
 use crate::tags_panel::TagsDialog;
 use crate::test_suite::TestSuiteDialog;
 use crate::tournament::TournamentView;
+use crate::tuning_view::{TuningRequest, TuningView};
 use crate::workspace::{Study, Workspace, workspace_tabs};
 
 mod analysis;
@@ -120,6 +121,8 @@ pub struct KibitzApp {
     book_job: Option<book::Running>,
     /// The Tournament workspace: the tournament under way or run last.
     tournament: TournamentView,
+    /// The Tuning workspace: a tuning run's plots.
+    tuning: TuningView,
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
@@ -201,6 +204,7 @@ impl KibitzApp {
             book: None,
             book_job: None,
             tournament: TournamentView::default(),
+            tuning: TuningView::default(),
             learning,
             files,
             pieces: None,
@@ -326,6 +330,7 @@ impl KibitzApp {
         self.hints.drain();
         self.poll_book_job();
         self.tournament.poll();
+        self.tuning.poll();
         match self.learning.try_finish() {
             Some(Ok(learned)) if !learned.files.is_empty() => {
                 for (path, bytes) in learned.files {
@@ -378,6 +383,7 @@ impl KibitzApp {
                 }
                 FileEvent::OpeningsPicked(path) => self.settings.tournament.openings = Some(path),
                 FileEvent::TablebasesPicked(path) => self.settings.tablebases = Some(path),
+                FileEvent::TuningLogPicked(path) => self.tuning.open(path, Arc::clone(&self.repaint)),
             }
         }
     }
@@ -713,6 +719,8 @@ impl KibitzApp {
             Action::Analysis(action) => self.apply_analysis(action),
             Action::Book(request) => self.book_request(request),
             Action::Tournament(request) => self.tournament_request(request),
+            Action::Tuning(TuningRequest::Open) => self.files.pick_tuning_log(),
+            Action::Tuning(TuningRequest::UsePolicy(policy)) => self.apply(Action::SetPolicy(policy)),
             Action::Hint => self.hint(),
             Action::ShowNewGame => self.dialog = Some(Dialog::NewGame(NewGameDialog::new(&self.settings))),
             Action::CloseDialog => {
@@ -1253,6 +1261,11 @@ impl KibitzApp {
             workspace_tabs(ui, self.workspace, has_study, &mut actions);
         });
         egui::Panel::right("side-panel").resizable(true).default_size(340.0).min_size(260.0).show(ui, |ui| {
+            if self.workspace == Workspace::Tuning {
+                crate::side_panel::notices_ui(ui, &self.notices, &mut actions);
+                actions.extend(self.tuning.side_ui(ui).map(Action::Tuning));
+                return;
+            }
             if self.workspace == Workspace::Tournament {
                 crate::side_panel::notices_ui(ui, &self.notices, &mut actions);
                 let settings = &mut self.settings;
@@ -1330,7 +1343,9 @@ impl KibitzApp {
         let mut edited = None;
         let mut listed = None;
         egui::CentralPanel::default().show(ui, |ui| {
-            if self.workspace == Workspace::Tournament {
+            if self.workspace == Workspace::Tuning {
+                self.tuning.ui(ui);
+            } else if self.workspace == Workspace::Tournament {
                 if let Some(pieces) = &self.pieces {
                     actions.extend(self.tournament.ui(ui, pieces).map(Action::Tournament));
                 }

@@ -38,6 +38,10 @@ pub trait FilePicker: Send + Sync {
     fn pick_tablebases(&self) -> Option<PathBuf> {
         None
     }
+    /// The log of a tuning run (`kibitz tune-policy --log`), or `None` if the user cancelled.
+    fn open_tuning_log(&self) -> Option<PathBuf> {
+        None
+    }
     /// Where to write a book in `format`, or `None` if the user cancelled.
     fn save_book(&self, _suggested_name: &str, _format: BookFormat) -> Option<PathBuf> {
         None
@@ -84,6 +88,13 @@ impl FilePicker for NativePicker {
             .pick_file()
     }
 
+    fn open_tuning_log(&self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .add_filter("Tuning log", &["log", "jsonl"])
+            .set_title("Open a tuning run's log")
+            .pick_file()
+    }
+
     fn pick_tablebases(&self) -> Option<PathBuf> {
         rfd::FileDialog::new().set_title("The folder of the Syzygy tablebases").pick_folder()
     }
@@ -122,6 +133,8 @@ pub enum FileEvent {
     OpeningsPicked(PathBuf),
     /// The user picked the folder of the Syzygy tablebases.
     TablebasesPicked(PathBuf),
+    /// The user picked a tuning run's log.
+    TuningLogPicked(PathBuf),
 }
 
 /// One piece of work for the writer thread: a failed write names its file and the error.
@@ -233,6 +246,12 @@ impl Files {
     pub fn pick_tablebases(&self) {
         let picker = self.picker.clone();
         self.spawn(move || picker.pick_tablebases().map(FileEvent::TablebasesPicked));
+    }
+
+    /// Asks for a tuning run's log, in the background.
+    pub fn pick_tuning_log(&self) {
+        let picker = self.picker.clone();
+        self.spawn(move || picker.open_tuning_log().map(FileEvent::TuningLogPicked));
     }
 
     /// Opens a file given on the command line or dropped on the window, in the background.

@@ -39,6 +39,7 @@ mod table;
 mod tags_panel;
 mod test_suite;
 mod tournament;
+mod tuning_view;
 mod workspace;
 
 use std::sync::OnceLock;

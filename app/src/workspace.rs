@@ -1,7 +1,7 @@
 //! The app's workspaces: Play (a game against engines, or two engines playing) and Study (an
 //! opened game to browse, annotate and extend), each with its own game and place in it.
-//! Analysis is the Study workspace's panel. Book and Tournament are siblings (Tuning will be
-//! one): a variant, its state and its panels, not new flags.
+//! Analysis is the Study workspace's panel. Book, Tournament and Tuning are siblings: a
+//! variant, its state and its panels, not new flags.
 
 use egui::Ui;
 use kibitz_engine::{GameRecord, NodeId};
@@ -22,6 +22,8 @@ pub enum Workspace {
     Book,
     /// Engines playing each other: matches, gauntlets, round robins and knockouts.
     Tournament,
+    /// A self-play tuning run of the draw and resign rules, as plots.
+    Tuning,
 }
 
 impl Workspace {
@@ -33,6 +35,7 @@ impl Workspace {
             Workspace::Study => "Study",
             Workspace::Book => "Book",
             Workspace::Tournament => "Tournament",
+            Workspace::Tuning => "Tuning",
         }
     }
 }
@@ -66,7 +69,9 @@ impl Study {
 /// The row of workspace tabs; a tab without content (no study open) is disabled.
 pub fn workspace_tabs(ui: &mut Ui, active: Workspace, has_study: bool, actions: &mut Vec<Action>) {
     ui.horizontal(|ui| {
-        for workspace in [Workspace::Play, Workspace::Study, Workspace::Book, Workspace::Tournament] {
+        for workspace in
+            [Workspace::Play, Workspace::Study, Workspace::Book, Workspace::Tournament, Workspace::Tuning]
+        {
             let enabled = workspace != Workspace::Study || has_study;
             let tab =
                 ui.add_enabled(enabled, egui::Button::selectable(active == workspace, workspace.label()));

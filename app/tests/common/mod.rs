@@ -23,7 +23,7 @@ impl FilePicker for NoFiles {
 /// Opens `game.pgn`, saves games to `saved.pgn` and positions to `position.epd`; opens the
 /// book `open.kbook` (or `open.bin`), saves books as `saved.kbook` and exports them to
 /// `exported.bin`; picks the suite `suite.epd` and the tablebases folder `tablebases` when
-/// they are there; all in one folder (the test's).
+/// they are there, and the tuning log `run.log`; all in one folder (the test's).
 pub struct InFolder(pub PathBuf);
 
 impl FilePicker for InFolder {
@@ -41,6 +41,9 @@ impl FilePicker for InFolder {
     }
     fn pick_tablebases(&self) -> Option<PathBuf> {
         Some(self.0.join("tablebases")).filter(|p| p.exists())
+    }
+    fn open_tuning_log(&self) -> Option<PathBuf> {
+        Some(self.0.join("run.log"))
     }
     fn open_book(&self) -> Option<PathBuf> {
         ["open.kbook", "open.bin"].iter().map(|name| self.0.join(name)).find(|p| p.exists())

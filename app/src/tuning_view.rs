@@ -1,0 +1,189 @@
+//! The Tuning workspace: a self-play tuning run of the draw and resign policy (`kibitz
+//! tune-policy --log RUN.log`), read in the background and shown as plots over its
+//! generations: each tuned parameter's mean with its lowest and highest member, and the share
+//! of games that ended by agreement, by rule, by resignation, by mate and on time. The best
+//! member of the last generation can become Kibitz's draw and resign settings.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crossbeam_channel::{Receiver, bounded};
+use egui::{Grid, RichText, Ui};
+use egui_plot::{Legend, Line, Plot, PlotPoints};
+use kibitz_engine::policy::{PolicySettings, Rules};
+use kibitz_engine::tuning::{GenerationSummary, HowEnded, TuningLog};
+
+/// What the workspace asks of the app.
+#[derive(Clone, Debug)]
+pub enum TuningRequest {
+    /// Ask for a tuning log to open.
+    Open,
+    /// Make these Kibitz's draw and resign settings.
+    UsePolicy(PolicySettings),
+}
+
+/// A run read from its log.
+struct Run {
+    path: PathBuf,
+    log: TuningLog,
+    summaries: Vec<GenerationSummary>,
+}
+
+/// The workspace's state: the run shown, or the one being read.
+#[derive(Default)]
+pub struct TuningView {
+    run: Option<Run>,
+    reading: Option<(PathBuf, Receiver<Result<TuningLog, String>>)>,
+    /// The parameter plotted, by its index in the genome.
+    parameter: usize,
+    /// Why the last log could not be read.
+    error: Option<String>,
+}
+
+/// How the endings are plotted: the kind and its name.
+const ENDINGS: [(HowEnded, &str); 5] = [
+    (HowEnded::Agreement, "agreed draws"),
+    (HowEnded::Rule, "draws by rule"),
+    (HowEnded::Resignation, "resignations"),
+    (HowEnded::Mate, "mates"),
+    (HowEnded::Time, "time losses"),
+];
+
+impl TuningView {
+    /// Reads the log at `path` in the background; `repaint` wakes the UI when it is read.
+    pub fn open(&mut self, path: PathBuf, repaint: Arc<dyn Fn() + Send + Sync>) {
+        let (tx, rx) = bounded(1);
+        let file = path.clone();
+        std::thread::spawn(move || {
+            let read = TuningLog::read(&file).map_err(|e| e.to_string());
+            let _ = tx.send(read);
+            repaint();
+        });
+        self.reading = Some((path, rx));
+    }
+
+    /// Takes in a log read since the last frame.
+    pub fn poll(&mut self) {
+        let Some((path, rx)) = &self.reading else { return };
+        let Ok(read) = rx.try_recv() else { return };
+        let path = path.clone();
+        self.reading = None;
+        match read {
+            Ok(log) => {
+                let summaries = log.summaries();
+                self.run = Some(Run { path, log, summaries });
+                self.parameter = 0;
+                self.error = None;
+            }
+            Err(e) => self.error = Some(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// The side panel: the run, the parameter to plot, and the best member.
+    pub fn side_ui(&mut self, ui: &mut Ui) -> Option<TuningRequest> {
+        let mut request = None;
+        ui.heading("Tuning");
+        ui.label("A self-play tuning run of the draw and resign rules (kibitz tune-policy --log RUN.log).");
+        if ui.button("Open tuning log…").clicked() {
+            request = Some(TuningRequest::Open);
+        }
+        if let Some((path, _)) = &self.reading {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("Reading {}…", path.display()));
+            });
+        }
+        if let Some(error) = &self.error {
+            ui.colored_label(ui.visuals().warn_fg_color, error);
+        }
+        let Some(run) = &self.run else { return request };
+        let header = &run.log.header;
+        let name = run.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        ui.separator();
+        ui.label(RichText::new(name).strong());
+        let rules = match header.rules {
+            Rules::Terra => "Terra's rules",
+            Rules::DeadBand => "the dead band",
+        };
+        ui.label(format!(
+            "{} generations of {} members, {rules}, {}",
+            run.summaries.len(),
+            header.population,
+            header.control
+        ));
+        if run.log.torn {
+            ui.label(RichText::new("Its last line was torn and is left out.").weak());
+        }
+        ui.separator();
+        ui.label(RichText::new("Parameter plotted").strong());
+        ui.horizontal_wrapped(|ui| {
+            for (i, p) in run.log.genome.parameters().iter().enumerate() {
+                ui.selectable_value(&mut self.parameter, i, p.name).on_hover_text(p.label);
+            }
+        });
+        let Some(last) = run.summaries.last() else { return request };
+        ui.separator();
+        ui.label(RichText::new(format!("Best of generation {}", last.generation)).strong());
+        Grid::new("best-member").striped(true).show(ui, |ui| {
+            for (p, value) in run.log.genome.parameters().iter().zip(&last.best.values) {
+                ui.label(p.label);
+                ui.label(value.to_string());
+                ui.label(RichText::new(format!("{} to {}", p.min, p.max)).weak());
+                ui.end_row();
+            }
+        });
+        if ui
+            .button("Use the best parameters")
+            .on_hover_text("Kibitz offers, accepts and resigns by them from its next game on")
+            .clicked()
+        {
+            request = Some(TuningRequest::UsePolicy(run.log.genome.settings(&last.best.values)));
+        }
+        request
+    }
+
+    /// The central panel: the plots.
+    pub fn ui(&mut self, ui: &mut Ui) {
+        let Some(run) = &self.run else {
+            ui.heading("Tuning");
+            ui.label("Open the log of a tuning run to see how its population evolved.");
+            return;
+        };
+        let Some(parameter) = run.log.genome.parameters().get(self.parameter) else { return };
+        let x = |s: &GenerationSummary| f64::from(s.generation);
+        let series = |value: fn(&kibitz_engine::tuning::ParameterStats) -> f64| -> PlotPoints<'static> {
+            run.summaries
+                .iter()
+                .filter_map(|s| {
+                    s.parameters.iter().find(|p| p.name == parameter.name).map(|p| [x(s), value(p)])
+                })
+                .collect()
+        };
+        ui.label(
+            RichText::new(format!("{} ({}) over the generations", parameter.label, parameter.name)).strong(),
+        );
+        Plot::new("tuning-parameter")
+            .height((ui.available_height() / 2.0 - 30.0).max(120.0))
+            .legend(Legend::default())
+            .x_axis_label("generation")
+            .show(ui, |plot| {
+                plot.line(Line::new("mean", series(|p| p.mean)));
+                plot.line(Line::new("lowest", series(|p| p.min as f64)));
+                plot.line(Line::new("highest", series(|p| p.max as f64)));
+            });
+        ui.label(RichText::new("How the games ended (% of each generation's games)").strong());
+        Plot::new("tuning-endings")
+            .height((ui.available_height() - 10.0).max(120.0))
+            .legend(Legend::default())
+            .x_axis_label("generation")
+            .include_y(0.0)
+            .include_y(100.0)
+            .show(ui, |plot| {
+                for (how, name) in ENDINGS {
+                    let points: PlotPoints<'static> =
+                        run.summaries.iter().map(|s| [x(s), 100.0 * s.endings.share(how)]).collect();
+                    plot.line(Line::new(name, points));
+                }
+            });
+    }
+}

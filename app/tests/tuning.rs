@@ -1,0 +1,90 @@
+//! The Tuning workspace, clicked through: a real tuning run's log opens as plots of its
+//! generations, its best member becomes Kibitz's draw and resign settings, and a file that is
+//! not a tuning log is refused with its reason.
+
+mod common;
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use common::{app_in, wait_for_text};
+use egui_kittest::kittest::Queryable;
+use kibitz_app::{Paths, Settings};
+use kibitz_engine::tuning::TuningLog;
+
+/// Three generations of four members, one ply deep (a few seconds).
+fn tuning_run(root: &Path) {
+    let openings = format!("{}/../data/epd/wac.epd", env!("CARGO_MANIFEST_DIR"));
+    let log = root.join("run.log").to_string_lossy().into_owned();
+    let best = root.join("best.json").to_string_lossy().into_owned();
+    let args: Vec<String> = [
+        "tune-policy",
+        "--population",
+        "4",
+        "--generations",
+        "3",
+        "--concurrency",
+        "2",
+        "--max-plies",
+        "60",
+        "--tc",
+        "sd 1",
+        "--openings",
+        &openings,
+        "--log",
+        &log,
+        "--out",
+        &best,
+    ]
+    .map(String::from)
+    .to_vec();
+    assert_eq!(kibitz_engine::cli::run(&args), ExitCode::SUCCESS, "the tuning run");
+}
+
+#[test]
+fn a_tuning_run_opens_as_plots_and_its_best_member_becomes_the_policy() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    tuning_run(dir.path());
+    let log = TuningLog::read(&dir.path().join("run.log")).expect("the run's log");
+    let summaries = log.summaries();
+    let best = &summaries.last().expect("three generations").best;
+    let expected = log.genome.settings(&best.values);
+
+    let mut h = app_in(dir.path());
+    h.get_by_label("Tuning").click();
+    h.run_steps(10);
+    h.get_by_label("Open tuning log…").click();
+    wait_for_text(&mut h, "3 generations of 4 members");
+    // The side panel grew with the run: let it settle before clicking in it.
+    h.run_steps(10);
+    let second = log.genome.parameters()[1].name;
+    h.get_by_label(second).click();
+    h.run_steps(4);
+    wait_for_text(&mut h, &format!("({second}) over the generations"));
+    assert!(h.query_by_label_contains("How the games ended").is_some());
+
+    h.get_by_label("Use the best parameters").click();
+    h.run_steps(4);
+    wait_for_text(&mut h, "The new draw and resign settings apply from the next game.");
+    // The settings reach their file within a few seconds.
+    let file = Paths::under(dir.path().to_path_buf()).settings_file();
+    let start = Instant::now();
+    while Settings::load(&file).0.policy != expected {
+        assert!(start.elapsed() < Duration::from_secs(20), "the tuned policy was not saved");
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_tuning_log_is_refused_with_its_reason() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(dir.path().join("run.log"), "[Event \"not a tuning log\"]\n").expect("a file");
+    let mut h = app_in(dir.path());
+    h.get_by_label("Tuning").click();
+    h.run_steps(10);
+    h.get_by_label("Open tuning log…").click();
+    wait_for_text(&mut h, "run.log: ");
+    assert!(h.query_by_label("Use the best parameters").is_none(), "nothing to use");
+}
