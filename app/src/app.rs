@@ -348,7 +348,7 @@ impl KibitzApp {
         while let Some(event) = self.files.try_recv() {
             match event {
                 FileEvent::Opened(path, Ok(game)) => {
-                    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    let name = crate::book_files::file_name(&path);
                     self.open_study(game);
                     self.notices.push(format!(
                         "Opened {name} to study: moves you make become variations; \"Play from here\" plays Kibitz."

@@ -98,7 +98,7 @@ impl TuningView {
         }
         let Some(run) = &self.run else { return request };
         let header = &run.log.header;
-        let name = run.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = crate::book_files::file_name(&run.path);
         ui.separator();
         ui.label(RichText::new(name).strong());
         let rules = match header.rules {
