@@ -141,7 +141,7 @@ fn tablebases_ui(
         ui.label("Tablebases");
         match tablebases.as_ref() {
             Some(folder) => {
-                let name = crate::book_files::file_name(&folder);
+                let name = crate::book_files::file_name(folder);
                 ui.label(RichText::new(name).monospace()).on_hover_text(folder.display().to_string());
                 if rules == RulesChoice::None {
                     ui.label(RichText::new("(not used without adjudication)").weak());
@@ -172,7 +172,7 @@ fn openings_ui(ui: &mut Ui, choices: &mut TournamentChoices, request: &mut Optio
         ui.label("Openings");
         match &choices.openings {
             Some(path) => {
-                let name = crate::book_files::file_name(&path);
+                let name = crate::book_files::file_name(path);
                 ui.label(RichText::new(name).monospace()).on_hover_text(path.display().to_string());
             }
             None => {
