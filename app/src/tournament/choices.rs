@@ -213,6 +213,7 @@ mod tests {
         assert_eq!(specs[1].limits, Level::Club.limits(), "a level keeps its limits within the clock");
 
         choices.entrants.push(Entrant::Kibitz(Level::Club));
+        choices.format = FormatChoice::Match;
         assert!(choices.engines(&[]).is_err(), "a match of three");
         choices.format = FormatChoice::RoundRobin;
         let names: Vec<String> = choices.engines(&[]).expect("three").into_iter().map(|s| s.name).collect();
