@@ -3,9 +3,11 @@
 //! (a fixed depth), with the same thresholds, and for `??` and `?` the example counts how many
 //! of the referee's marks Kibitz found and how many of Kibitz's marks the referee agrees with.
 //!
-//! `cargo run --release -p kibitz-engine --example annotate_referee -- [PGN] [GAMES] [MS] [DEPTH]`
+//! `cargo run --release -p kibitz-engine --example annotate_referee -- [PGN] [GAMES] [MS] [DEPTH] [TSV]`
 //! (defaults: `data/pgn/games/dortmund.pgn 20 200 14`). The two annotations run at once, on two
-//! threads.
+//! threads. With a TSV path, every verdict of both is written there too (engine, game, move
+//! index, best and played scores from the mover's side, their depths, the mark), so that other
+//! grading rules can be tried on the same searches.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -79,6 +81,23 @@ fn main() {
         });
         (kibitz.join().unwrap_or_default(), referee.join().unwrap_or_default())
     });
+    if let Some(tsv) = args.get(4) {
+        let mut text = String::from("engine\tgame\tindex\tbest\tplayed\tdepth\tplayed_depth\tmark\n");
+        for (who, all) in [("kibitz", &kibitz), ("referee", &referee)] {
+            for (g, a) in all.iter().enumerate() {
+                for (i, v) in a.verdicts.iter().enumerate() {
+                    let mark = v.judgement.map_or("", Judgement::symbol);
+                    text += &format!(
+                        "{who}\t{g}\t{i}\t{:?}\t{:?}\t{}\t{}\t{mark}\n",
+                        v.best, v.played, v.depth, v.played_depth
+                    );
+                }
+            }
+        }
+        if let Err(e) = std::fs::write(tsv, text) {
+            eprintln!("{tsv}: {e}");
+        }
+    }
     let moves: usize = kibitz.iter().map(|a| a.verdicts.len()).sum();
     let (k, r) = (marks(&kibitz), marks(&referee));
     println!("games {} moves {moves}; Kibitz {ms} ms per search, Stockfish depth {depth}", games.len());
