@@ -138,8 +138,13 @@ pub(super) fn judge(
         played_score(player, game, ply, settings, go_on)?.ok_or_else(no_score)?
     };
     bank.settle(started.elapsed());
-    let mut grades =
-        Grades { best: best.score, depth: best.depth, best_line: best.pv.clone(), played: played_score, played_depth };
+    let mut grades = Grades {
+        best: best.score,
+        depth: best.depth,
+        best_line: best.pv.clone(),
+        played: played_score,
+        played_depth,
+    };
     if let Some(best_move) = best_move.filter(|_| !was_best && SECOND_LOOK.contains(&grades.chance_lost()))
         && let Some(time) = bank.look()
     {
@@ -320,8 +325,8 @@ mod tests {
         let settings = AnnotateSettings { limit, ..AnnotateSettings::default() };
         let player = Scripted::new();
         let mut bank = TimeBank::new(&settings);
-        let (verdict, _) =
-            judge(&player, &game, 1, &settings, &mut bank, &mut || ControlFlow::Continue(())).expect("judged");
+        let (verdict, _) = judge(&player, &game, 1, &settings, &mut bank, &mut || ControlFlow::Continue(()))
+            .expect("judged");
         let gos = player.gos.lock().expect("gos").clone();
         (verdict, gos)
     }
