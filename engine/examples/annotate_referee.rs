@@ -10,7 +10,7 @@
 //! rules can be tried on the same searches. With REFEREE, the TSV of an earlier run on the same
 //! games at the same depth, the referee's verdicts are read from it instead of running
 //! Stockfish again: at a fixed depth, on one thread, with its hash cleared before each game,
-//! Stockfish gives the same verdicts every time.
+//! Stockfish gives the same verdicts every time (the file is read once Kibitz is done).
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -54,9 +54,10 @@ fn annotate_all(player: &dyn Player, games: &[GameRecord], settings: &AnnotateSe
     out
 }
 
-/// The referee's rows of an earlier run's TSV.
+/// The referee's rows of an earlier run's TSV (none when it cannot be read: the moves then
+/// do not match, and the Kibitz rows are still written).
 fn read_referee(path: &str) -> Rows {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
     let mut out: Rows = Vec::new();
     for line in text.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
@@ -91,7 +92,8 @@ fn write_tsv(path: &str, kibitz: &Rows, referee: &Rows) {
 
 /// The marks given `judgement`, as (game, move index).
 fn marked(rows: &Rows, judgement: Judgement) -> Vec<(usize, usize)> {
-    let all = rows.iter().enumerate().flat_map(|(g, r)| r.iter().enumerate().map(move |(i, row)| (g, i, row)));
+    let all =
+        rows.iter().enumerate().flat_map(|(g, r)| r.iter().enumerate().map(move |(i, row)| (g, i, row)));
     all.filter(|(_, _, row)| row.mark == Some(judgement)).map(|(g, i, _)| (g, i)).collect()
 }
 
@@ -118,8 +120,8 @@ fn main() {
         let kibitz =
             scope.spawn(|| annotate_all(&EngineHandle::spawn(|| {}), &games, &kibitz_settings, "kibitz"));
         let referee = scope.spawn(|| {
-            if let Some(earlier) = args.get(5) {
-                return read_referee(earlier);
+            if args.get(5).is_some() {
+                return Vec::new();
             }
             let mut config = EngineConfig::from_path(STOCKFISH);
             config.protocol = Some(Protocol::Uci);
@@ -128,13 +130,18 @@ fn main() {
         });
         (kibitz.join().unwrap_or_default(), referee.join().unwrap_or_default())
     });
+    // An earlier run's verdicts are read only now, so that the run that writes them may still
+    // be going when this one starts.
+    let referee = args.get(5).map_or(referee, |earlier| read_referee(earlier));
     if let Some(tsv) = args.get(4) {
         write_tsv(tsv, &kibitz, &referee);
     }
     let moves: usize = kibitz.iter().map(Vec::len).sum();
     let referee_moves: usize = referee.iter().map(Vec::len).sum();
     if referee_moves != moves {
-        fail(&format!("the referee judged {referee_moves} moves, Kibitz {moves}: not the same games"));
+        fail(&format!(
+            "the referee judged {referee_moves} moves, Kibitz {moves}: not the same games, or no referee TSV"
+        ));
     }
     println!("games {} moves {moves}; Kibitz {ms} ms per search, Stockfish depth {depth}", games.len());
     for judgement in [Judgement::Blunder, Judgement::Mistake] {
