@@ -2,21 +2,17 @@
 //! the played move alone unless it was the best, and, for a move whose loss of winning chance
 //! falls near the blunder threshold, a second, longer look that searches the best and the
 //! played move side by side to the same depth before the mark is given.
-//!
-//! With a time limit the second looks are paid from a [`TimeBank`]: each move may take two
-//! searches' time, the time a move does not use (the played move was the best, or the engine
-//! stopped early) is saved, and a second look spends at most [`LOOK_SEARCHES`] searches' time
-//! from the savings, never more than there is. A depth limit is a depth: every search goes to
-//! it and no move gets a second look.
+//! Second looks are paid from a [`TimeBank`]; under a depth limit there are none.
 
 use std::ops::{ControlFlow, Range};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
 
 use super::search::{Found, search};
-use super::{AnnotateError, AnnotateLimit, AnnotateSettings, MoveVerdict};
+use super::time_bank::TimeBank;
+use super::{AnnotateError, AnnotateSettings, MoveVerdict};
 use crate::{GameRecord, Judgement, Player, Score, SearchLimits};
 
 /// Ids of the searches, unique in the process, so that a late answer to an earlier search
@@ -26,51 +22,6 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// The losses of winning chance that earn a second look: around the blunder threshold (0.3),
 /// where the first searches of a weaker engine most often disagree with a stronger one's.
 const SECOND_LOOK: Range<f64> = 0.15..0.5;
-
-/// The most time a second look takes, in searches.
-const LOOK_SEARCHES: u32 = 4;
-
-/// The time saved for second looks in one game's annotation.
-#[derive(Debug)]
-pub(super) struct TimeBank {
-    /// The time of one search; `None` under a depth limit (no second looks).
-    search: Option<Duration>,
-    saved: Duration,
-}
-
-impl TimeBank {
-    /// An empty bank for an annotation with these settings.
-    pub fn new(settings: &AnnotateSettings) -> TimeBank {
-        let search = match settings.limit {
-            AnnotateLimit::Time(time) => Some(time),
-            AnnotateLimit::Depth(_) => None,
-        };
-        TimeBank { search, saved: Duration::ZERO }
-    }
-
-    /// Settles a move's first searches, which took `spent` of the two searches' time a move
-    /// may take.
-    fn settle(&mut self, spent: Duration) {
-        if let Some(search) = self.search {
-            let allowed = search * 2;
-            self.saved = if spent <= allowed {
-                self.saved + (allowed - spent)
-            } else {
-                self.saved.saturating_sub(spent - allowed)
-            };
-        }
-    }
-
-    /// How long a second look may search, if the bank holds at least one search's time.
-    fn look(&self) -> Option<Duration> {
-        let search = self.search?;
-        (self.saved >= search).then(|| self.saved.min(search * LOOK_SEARCHES))
-    }
-
-    fn spend(&mut self, spent: Duration) {
-        self.saved = self.saved.saturating_sub(spent);
-    }
-}
 
 /// A score as a number that orders scores (mates beyond every centipawn value, the quicker
 /// mate the better), in centipawns: Crafty compares the played and the best move's scores so.
@@ -238,11 +189,12 @@ fn fen_of(pos: &Chess) -> String {
 mod tests {
     use std::collections::VecDeque;
     use std::sync::Mutex;
+    use std::time::Duration;
 
     use shakmaty::uci::UciMove;
 
     use super::*;
-    use crate::{Command, EngineOption, Event, SearchInfo};
+    use crate::{AnnotateLimit, Command, EngineOption, Event, SearchInfo};
 
     /// A scripted engine for the game 1. a3: its first searches see 1. e4 at +1.00 and 1. a3
     /// at −0.30 (a mistake), but searching the two side by side it sees +1.50 and −1.50 (a
@@ -354,27 +306,5 @@ mod tests {
         assert_eq!(gos.len(), 2, "{gos:?}");
         assert_eq!(verdict.judgement, Some(Judgement::Mistake), "{verdict:?}");
         assert_eq!((verdict.best, verdict.played), (Score::Cp(100), Score::Cp(-30)));
-    }
-
-    #[test]
-    fn the_bank_pays_second_looks_only_from_saved_time() {
-        let second = Duration::from_secs(1);
-        let settings = AnnotateSettings { limit: AnnotateLimit::Time(second), ..AnnotateSettings::default() };
-        let mut bank = TimeBank::new(&settings);
-        assert_eq!(bank.look(), None, "nothing saved yet");
-        // Two full searches save nothing; a move that took one search saves one.
-        bank.settle(second * 2);
-        assert_eq!(bank.look(), None);
-        bank.settle(second);
-        assert_eq!(bank.look(), Some(second));
-        // Overrunning the two searches is paid back from the savings.
-        bank.settle(second * 2 + second / 2);
-        assert_eq!(bank.look(), None);
-        for _ in 0..10 {
-            bank.settle(second);
-        }
-        assert_eq!(bank.look(), Some(second * LOOK_SEARCHES), "a look is capped");
-        bank.spend(second * 10);
-        assert_eq!(bank.look(), None);
     }
 }

@@ -14,6 +14,8 @@ mod judge;
 mod report;
 mod search;
 mod selection;
+mod summary;
+mod time_bank;
 
 use std::fmt;
 use std::ops::ControlFlow;
@@ -23,13 +25,15 @@ use shakmaty::{ByColor, Color, Move, Position};
 
 pub use report::annotation_report;
 pub use selection::{BadMoveRange, MoveRange, Side, SideError};
+pub use summary::Summary;
 
 use crate::analysis::san_line;
 use crate::{
     Command, Eval, GameRecord, Job, Judgement, Nag, NodeId, Player, PlayerFailure, Score, SearchLimits,
 };
-use judge::{TimeBank, judge};
+use judge::judge;
 use search::Found;
+use time_bank::TimeBank;
 
 /// How long each search of an annotation may run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -117,60 +121,6 @@ pub struct MoveVerdict {
     pub centipawns_lost: i32,
     /// Whether the best move beat it by more than the margin (it got Crafty's comment).
     pub commented: bool,
-}
-
-/// One side's figures in a game.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
-pub struct Summary {
-    /// Moves judged.
-    pub moves: usize,
-    /// Moves marked `?!`.
-    pub inaccuracies: usize,
-    /// Moves marked `?`.
-    pub mistakes: usize,
-    /// Moves marked `??`.
-    pub blunders: usize,
-    /// Centipawns lost over all the moves judged.
-    pub centipawns_lost: i64,
-}
-
-impl Summary {
-    /// How many moves got this mark.
-    #[must_use]
-    pub fn count(&self, judgement: Judgement) -> usize {
-        match judgement {
-            Judgement::Inaccuracy => self.inaccuracies,
-            Judgement::Mistake => self.mistakes,
-            Judgement::Blunder => self.blunders,
-        }
-    }
-
-    /// The average centipawn loss per move judged (lichess's "average centipawn loss"), or
-    /// `None` when no move was.
-    #[must_use]
-    pub fn average_loss(&self) -> Option<f64> {
-        (self.moves > 0).then(|| self.centipawns_lost as f64 / self.moves as f64)
-    }
-
-    /// Adds another game's figures.
-    pub fn add(&mut self, other: &Summary) {
-        self.moves += other.moves;
-        self.inaccuracies += other.inaccuracies;
-        self.mistakes += other.mistakes;
-        self.blunders += other.blunders;
-        self.centipawns_lost += other.centipawns_lost;
-    }
-
-    fn record(&mut self, verdict: &MoveVerdict) {
-        self.moves += 1;
-        self.centipawns_lost += i64::from(verdict.centipawns_lost);
-        match verdict.judgement {
-            Some(Judgement::Inaccuracy) => self.inaccuracies += 1,
-            Some(Judgement::Mistake) => self.mistakes += 1,
-            Some(Judgement::Blunder) => self.blunders += 1,
-            None => {}
-        }
-    }
 }
 
 /// An annotated game.
