@@ -131,6 +131,21 @@ fn the_built_in_engine_marks_a_missed_mate_and_a_hung_queen() {
 }
 
 #[test]
+fn a_timed_annotation_takes_at_most_two_searches_per_move() {
+    // Second looks at moves near the blunder threshold are paid from the time other moves
+    // saved, so the game as a whole stays within two searches per move.
+    let engine = EngineHandle::spawn(|| {});
+    let search = Duration::from_millis(100);
+    let timed = AnnotateSettings { limit: AnnotateLimit::Time(search), ..AnnotateSettings::default() };
+    let started = Instant::now();
+    let annotated = annotate_game(&engine, &game(MISSED_MATE), &timed, &mut go_on).expect("annotated");
+    let took = started.elapsed();
+    check_missed_mate("Kibitz, 0.1 s per search", &annotated);
+    let moves = annotated.verdicts.len() as u32;
+    assert!(took <= search * 2 * moves + Duration::from_secs(2), "{took:?} for {moves} moves");
+}
+
+#[test]
 fn sides_and_move_ranges_pick_the_moves() {
     let engine = EngineHandle::spawn(|| {});
     let g = game(MISSED_MATE);

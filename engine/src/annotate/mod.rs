@@ -10,25 +10,30 @@
 //! background with progress and cancel.
 
 mod diagram;
+mod judge;
 mod report;
 mod search;
 mod selection;
+mod summary;
+mod time_bank;
 
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use shakmaty::{ByColor, Chess, Color, Move, Position};
+use shakmaty::{ByColor, Color, Move, Position};
 
 pub use report::annotation_report;
 pub use selection::{BadMoveRange, MoveRange, Side, SideError};
+pub use summary::Summary;
 
 use crate::analysis::san_line;
 use crate::{
     Command, Eval, GameRecord, Job, Judgement, Nag, NodeId, Player, PlayerFailure, Score, SearchLimits,
 };
-use search::{Found, search};
+use judge::judge;
+use search::Found;
+use time_bank::TimeBank;
 
 /// How long each search of an annotation may run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -49,7 +54,10 @@ pub struct AnnotateSettings {
     /// In centipawns: a move gets a comment when the best move scores more than this above it;
     /// a negative margin comments every selected move.
     pub margin: i32,
-    /// How long each search runs (each selected move takes one or two).
+    /// How long each search runs. A move takes one search when the played move was the best,
+    /// else two; under a time limit, a move whose loss falls near the blunder threshold gets a
+    /// second look paid from the time the game's other moves saved, so that a game never takes
+    /// more than two searches' time per move.
     pub limit: AnnotateLimit,
     /// How many best lines to search and show as variations (Crafty's `n`), at least one.
     pub alternatives: u32,
@@ -113,60 +121,6 @@ pub struct MoveVerdict {
     pub centipawns_lost: i32,
     /// Whether the best move beat it by more than the margin (it got Crafty's comment).
     pub commented: bool,
-}
-
-/// One side's figures in a game.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
-pub struct Summary {
-    /// Moves judged.
-    pub moves: usize,
-    /// Moves marked `?!`.
-    pub inaccuracies: usize,
-    /// Moves marked `?`.
-    pub mistakes: usize,
-    /// Moves marked `??`.
-    pub blunders: usize,
-    /// Centipawns lost over all the moves judged.
-    pub centipawns_lost: i64,
-}
-
-impl Summary {
-    /// How many moves got this mark.
-    #[must_use]
-    pub fn count(&self, judgement: Judgement) -> usize {
-        match judgement {
-            Judgement::Inaccuracy => self.inaccuracies,
-            Judgement::Mistake => self.mistakes,
-            Judgement::Blunder => self.blunders,
-        }
-    }
-
-    /// The average centipawn loss per move judged (lichess's "average centipawn loss"), or
-    /// `None` when no move was.
-    #[must_use]
-    pub fn average_loss(&self) -> Option<f64> {
-        (self.moves > 0).then(|| self.centipawns_lost as f64 / self.moves as f64)
-    }
-
-    /// Adds another game's figures.
-    pub fn add(&mut self, other: &Summary) {
-        self.moves += other.moves;
-        self.inaccuracies += other.inaccuracies;
-        self.mistakes += other.mistakes;
-        self.blunders += other.blunders;
-        self.centipawns_lost += other.centipawns_lost;
-    }
-
-    fn record(&mut self, verdict: &MoveVerdict) {
-        self.moves += 1;
-        self.centipawns_lost += i64::from(verdict.centipawns_lost);
-        match verdict.judgement {
-            Some(Judgement::Inaccuracy) => self.inaccuracies += 1,
-            Some(Judgement::Mistake) => self.mistakes += 1,
-            Some(Judgement::Blunder) => self.blunders += 1,
-            None => {}
-        }
-    }
 }
 
 /// An annotated game.
@@ -236,29 +190,6 @@ impl From<SideError> for AnnotateError {
     }
 }
 
-/// Ids of the searches, unique in the process, so that a late answer to an earlier search
-/// (one cut short by a cancel) is never taken for the current one's.
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-
-/// A score as a number that orders scores (mates beyond every centipawn value, the quicker
-/// mate the better), in centipawns: Crafty compares the played and the best move's scores so.
-fn rank(score: Score) -> i64 {
-    match score {
-        Score::Cp(cp) => i64::from(cp),
-        Score::Mate(n) if n > 0 => 100_000 - i64::from(n),
-        Score::Mate(n) => -100_000 - i64::from(n),
-    }
-}
-
-/// A score in centipawns clipped as lichess clips them for the average loss.
-fn clipped(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp.clamp(-1000, 1000),
-        Score::Mate(n) if n > 0 => 1000,
-        Score::Mate(_) => -1000,
-    }
-}
-
 /// Annotates the main line of `game` with `player` (which should be ready for a new game: it
 /// is sent `NewGame` first). `report` gets the progress after each move and, while a search
 /// runs, about every 100 ms; a `Break` from it stops the search and ends in
@@ -284,13 +215,14 @@ pub fn annotate_game(
     let mut annotated = Annotated { game: game.clone(), verdicts: Vec::new(), summary: ByColor::default() };
     player.send(Command::NewGame);
     let total = picked.len();
+    let mut bank = TimeBank::new(settings);
     for (done, &ply) in picked.iter().enumerate() {
         let progress = AnnotateProgress { done, total };
         if report(progress).is_break() {
             return Err(AnnotateError::Cancelled);
         }
         let mut go_on = || report(progress);
-        let verdict = judge(player, game, ply, settings, &mut go_on)?;
+        let verdict = judge(player, game, ply, settings, &mut bank, &mut go_on)?;
         apply(&mut out, game, ply, &verdict.0, &verdict.1, settings);
         annotated.summary.get_mut(verdict.0.mover).record(&verdict.0);
         annotated.verdicts.push(verdict.0);
@@ -300,95 +232,6 @@ pub fn annotate_game(
     }
     annotated.game = out;
     Ok(annotated)
-}
-
-/// Searches the move at `ply` of the main line (the move from `ply - 1` to `ply`): every move
-/// first, then, unless the played move was the best, the played move alone. Returns the
-/// verdict and the full search's lines.
-fn judge(
-    player: &dyn Player,
-    game: &GameRecord,
-    ply: usize,
-    settings: &AnnotateSettings,
-    go_on: &mut dyn FnMut() -> ControlFlow<()>,
-) -> Result<(MoveVerdict, Found), AnnotateError> {
-    let start = game.start();
-    let before = game.position_at(ply - 1);
-    let history = &game.moves()[..ply - 1];
-    let played = game.moves()[ply - 1];
-    let no_score = || AnnotateError::NoScore { engine: player.name().to_owned(), fen: fen_of(before) };
-
-    let wide = SearchLimits { multipv: Some(settings.alternatives.max(1)), ..settings.limits() };
-    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let found = search(player, (start, history, before), id, wide, go_on)?;
-    let best = found.first().ok_or_else(no_score)?.clone();
-    let best_move = best.pv.first().copied().or(found.best);
-
-    let (played_score, played_depth) = if best_move == Some(played) {
-        (best.score, best.depth)
-    } else {
-        played_score(player, game, ply, settings, go_on)?.ok_or_else(no_score)?
-    };
-    let best_score = best.score;
-    let (judgement, chance_lost) = if best_move == Some(played) {
-        (None, 0.0)
-    } else {
-        let lost = crate::win_chance(best_score) - crate::win_chance(played_score);
-        (Judgement::of_loss(lost), lost)
-    };
-    let commented = rank(best_score) - rank(played_score) > i64::from(settings.margin);
-    let verdict = MoveVerdict {
-        node: game.main_line()[ply],
-        mover: before.turn(),
-        number: before.fullmoves().get(),
-        played: played_score,
-        played_depth,
-        best: best_score,
-        depth: best.depth,
-        best_line: best.pv.clone(),
-        judgement,
-        chance_lost,
-        centipawns_lost: (clipped(best_score) - clipped(played_score)).max(0),
-        commented,
-    };
-    Ok((verdict, found))
-}
-
-/// The played move's score from the mover's side and the depth of its search: a search of that
-/// move alone, or, for an engine that ignores `searchmoves`, a search of the position after it.
-fn played_score(
-    player: &dyn Player,
-    game: &GameRecord,
-    ply: usize,
-    settings: &AnnotateSettings,
-    go_on: &mut dyn FnMut() -> ControlFlow<()>,
-) -> Result<Option<(Score, u32)>, AnnotateError> {
-    let start = game.start();
-    let before = game.position_at(ply - 1);
-    let played = game.moves()[ply - 1];
-    let narrow = SearchLimits { searchmoves: vec![played], ..settings.limits() };
-    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let found = search(player, (start, &game.moves()[..ply - 1], before), id, narrow, go_on)?;
-    if let Some(line) = found.first().filter(|l| l.pv.first() == Some(&played)) {
-        return Ok(Some((line.score, line.depth)));
-    }
-    let after = game.position_at(ply);
-    if after.is_checkmate() {
-        return Ok(Some((Score::Mate(1), 0)));
-    }
-    if after.legal_moves().is_empty() {
-        return Ok(Some((Score::Cp(0), 0)));
-    }
-    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let reply = search(player, (start, &game.moves()[..ply], after), id, settings.limits(), go_on)?;
-    Ok(reply.first().map(|line| {
-        let score = match line.score {
-            // The opponent is mated in n: the mover mates in n + 1, counting the played move.
-            Score::Mate(n) if n < 0 => Score::Mate(1 - n),
-            score => score.negate(),
-        };
-        (score, line.depth + 1)
-    }))
 }
 
 /// Writes a verdict into the annotated game: the `[%eval]` of the played move, its mark, and,
@@ -437,10 +280,6 @@ fn apply(
             at = next;
         }
     }
-}
-
-fn fen_of(pos: &Chess) -> String {
-    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }
 
 /// The annotation of one game in the background, reporting [`AnnotateProgress`]; cancelling

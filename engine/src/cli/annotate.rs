@@ -40,7 +40,9 @@ pub struct AnnotateArgs {
     /// every move).
     #[arg(long, value_name = "PAWNS", default_value_t = 0.5, allow_negative_numbers = true)]
     margin: f64,
-    /// Seconds per search (each move takes one or two searches).
+    /// Seconds per search. Each move takes one or two searches; a move whose loss falls near
+    /// the blunder threshold gets a second, longer look paid from the time the game's other
+    /// moves did not use, so a game never takes more than two searches per move.
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0, conflicts_with = "depth")]
     time: f64,
     /// Search each position to this depth instead of for a time.
