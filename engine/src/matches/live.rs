@@ -8,10 +8,10 @@ use crossbeam_channel::Sender;
 use shakmaty::{ByColor, Color, Move};
 
 use super::Fixture;
+use crate::GameRecord;
 use crate::conductor::Conductor;
 use crate::runner::MoveReport;
 use crate::tournament::Countdown;
-use crate::{GameRecord, TimeControl};
 
 /// Where a match sends its live games ([`MatchSetup::live`](super::MatchSetup::live)).
 pub type LiveFeed = Sender<LiveEvent>;
@@ -63,8 +63,7 @@ impl LiveMove {
         let mv = *conductor.game().moves().last()?;
         let clocks = ByColor::new_with(|side: Color| {
             let clock = conductor.clock()?;
-            matches!(clock.control(side), TimeControl::Clock { .. } | TimeControl::Sandclock(_))
-                .then(|| clock.remaining(side))
+            clock.counts_down(side).then(|| clock.remaining(side))
         });
         Some(LiveMove {
             board,
