@@ -88,15 +88,16 @@ fn three_lines_follow_the_moves_and_space_plays_the_best() {
     // Click away, so that the keys go to the board again.
     h.get_by_label("Chess board").click();
     h.run_steps(2);
+    // Three lines with three different first moves (while the search deepens, a line may
+    // briefly show a move another line has, until the new iteration's lines arrive).
     let start = Instant::now();
-    while lines_shown(&h) < 3 {
+    while lines_shown(&h) < 3 || first_moves(&h, "1. ").len() < 3 {
         assert!(start.elapsed() < Duration::from_secs(30), "three lines: {:?}", first_moves(&h, "1. "));
         h.step();
         std::thread::sleep(Duration::from_millis(5));
     }
     // Each line has its "+" button; the game's own 1. e4 is in the move list too.
     assert_eq!(lines_shown(&h), 3);
-    assert!(first_moves(&h, "1. ").len() >= 3, "three different first moves");
     // The next position: Black's lines.
     h.key_press(egui::Key::ArrowRight);
     h.run_steps(2);
