@@ -130,8 +130,7 @@ fn standings_ui(ui: &mut Ui, standings: &Standings) {
 
 /// Each engine's points against each other, best first.
 fn cross_table_ui(ui: &mut Ui, standings: &Standings) {
-    let mut order: Vec<usize> = (0..standings.engines.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(standings.engines[i].half_points()));
+    let order = standings.order();
     Grid::new("cross-table").striped(true).show(ui, |ui| {
         ui.label("");
         for rank in 1..=order.len() {

@@ -119,12 +119,18 @@ impl Standings {
         }
     }
 
+    /// The engines' indices by points, best first (ties in the order given).
+    #[must_use]
+    pub fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.engines.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.engines[i].half_points()));
+        order
+    }
+
     /// The engines by points, best first (ties in the order given).
     #[must_use]
     pub fn ranked(&self) -> Vec<&EngineScore> {
-        let mut ranked: Vec<&EngineScore> = self.engines.iter().collect();
-        ranked.sort_by_key(|e| std::cmp::Reverse(e.half_points()));
-        ranked
+        self.order().into_iter().map(|i| &self.engines[i]).collect()
     }
 }
 
@@ -167,8 +173,7 @@ pub struct CrossTable<'a>(&'a Standings);
 impl fmt::Display for CrossTable<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = self.0;
-        let mut order: Vec<usize> = (0..s.engines.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(s.engines[i].half_points()));
+        let order = s.order();
         let width = s.engines.iter().map(|e| e.name.chars().count()).max().unwrap_or(4).max(6);
         write!(f, "{:>2}  {:<width$}", "", "Engine")?;
         for rank in 1..=order.len() {
