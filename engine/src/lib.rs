@@ -36,6 +36,7 @@ pub mod runner;
 mod score;
 mod search;
 mod storage;
+mod tablebase;
 mod test_suite;
 mod thread;
 mod time_control;
@@ -89,6 +90,7 @@ pub use purpose::Purpose;
 pub use score::{Score, ScoreBound};
 pub use search::{Allotment, Engine, Listener, SearchOutcome, allot, position_hash};
 pub use storage::{STALE_AFTER, remove_stale_temporaries, replace_file, sync_file, write_atomic};
+pub use tablebase::{RootRanking, SyzygyTables, TablebaseError, TablebaseVerdict};
 pub use test_suite::{
     EARLY_EXIT_MIN_DEPTH, EpdJob, EpdReport, EpdResult, SuiteFailure, SuiteLimits, run_suite,
 };
@@ -96,8 +98,7 @@ pub use thread::EngineHandle;
 pub use time_control::{Stage, TimeControl, TimeControlError};
 pub use tournament::{
     AdjudicationError, AdjudicationRules, Arbiter, Countdown, DrawRule, EloEstimate, GameResult,
-    KnockoutMatch, Pairing, Pentanomial, Sprt, SprtDecision, SprtError, SprtModel, SprtStatus, SyzygyTables,
-    TablebaseError, TablebaseRule, TablebaseVerdict, WinDrawLoss, WinRule, elo_from_score, gauntlet,
+    KnockoutMatch, Pairing, Pentanomial, Sprt, SprtDecision, SprtError, SprtModel, SprtStatus, TablebaseRule, WinDrawLoss, WinRule, elo_from_score, gauntlet,
     knockout, next_round, round_robin, score_from_elo,
 };
 pub use uci::{

@@ -24,7 +24,8 @@ use crate::matches::{
     unique_names,
 };
 use crate::runner::Patience;
-use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel, SyzygyTables};
+use crate::SyzygyTables;
+use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel};
 use crate::{Book, TimeControl};
 
 /// `kibitz match [OPTIONS]`.

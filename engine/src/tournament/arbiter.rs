@@ -7,7 +7,8 @@ use shakmaty::{ByColor, Chess, Position};
 
 use crate::conductor::Adjudicator;
 use crate::tournament::adjudication::{Countdown, Ply};
-use crate::tournament::{AdjudicationRules, SyzygyTables};
+use crate::SyzygyTables;
+use crate::tournament::AdjudicationRules;
 use crate::{Ending, GameRecord, Score};
 
 /// The rules of a match applied to one game (build one per game: it remembers the scores).

@@ -33,4 +33,4 @@ pub use pairing::{KnockoutMatch, Pairing, gauntlet, knockout, next_round, round_
 pub use rules::{AdjudicationError, AdjudicationRules};
 pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel, SprtStatus};
 pub use stats::{EloEstimate, GameResult, Pentanomial, WinDrawLoss, Z95, elo_from_score, score_from_elo};
-pub use tablebase::{SyzygyTables, TablebaseError, TablebaseRule, TablebaseVerdict};
+pub use tablebase::TablebaseRule;

@@ -12,7 +12,8 @@ use crate::GameRecord;
 use crate::conductor::Adjudicator;
 use crate::tournament::adjudication::{Countdown, DrawRule, Ply, WinRule};
 use crate::tournament::arbiter::ply_of;
-use crate::tournament::{Arbiter, SyzygyTables, TablebaseRule};
+use crate::SyzygyTables;
+use crate::tournament::{Arbiter, TablebaseRule};
 
 /// The rules by which an arbiter may end a match game early. The default is TCEC's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,150 +2,12 @@
 //! tables' verdict, the fifty-move rule included (a win that cannot be forced before the
 //! fifty-move counter runs out is a draw, as cutechess and fastchess adjudicate).
 
-use std::fmt;
-use std::io;
-use std::path::{Path, PathBuf};
-
 use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, Color, Position};
-use shakmaty_syzygy::{Material, Tablebase, Wdl};
+use shakmaty::{Chess, Position};
+use shakmaty_syzygy::Material;
 
 use crate::tournament::adjudication::color_name;
-use crate::{Ending, Termination};
-
-/// A folder of Syzygy tables, opened once and shared by the games of a match.
-pub struct SyzygyTables {
-    tables: Tablebase<Chess>,
-    folder: PathBuf,
-    files: usize,
-}
-
-impl fmt::Debug for SyzygyTables {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SyzygyTables")
-            .field("folder", &self.folder)
-            .field("files", &self.files)
-            .field("max_pieces", &self.max_pieces())
-            .finish()
-    }
-}
-
-/// A folder of Syzygy tables that could not be used.
-#[derive(Debug)]
-pub enum TablebaseError {
-    /// The folder could not be read, or a table in it is damaged.
-    Unreadable {
-        /// The folder.
-        folder: PathBuf,
-        /// What went wrong.
-        source: io::Error,
-    },
-    /// The folder holds no Syzygy table (`KRvK.rtbw`, `KRvK.rtbz`, ...).
-    NoTables {
-        /// The folder.
-        folder: PathBuf,
-    },
-}
-
-impl fmt::Display for TablebaseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TablebaseError::Unreadable { folder, source } => {
-                write!(f, "The Syzygy tables in {} cannot be read: {source}.", folder.display())
-            }
-            TablebaseError::NoTables { folder } => {
-                write!(
-                    f,
-                    "{} holds no Syzygy tables (files such as KRvK.rtbw and KRvK.rtbz).",
-                    folder.display()
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for TablebaseError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            TablebaseError::Unreadable { source, .. } => Some(source),
-            TablebaseError::NoTables { .. } => None,
-        }
-    }
-}
-
-/// What the tables say about a position, under the fifty-move rule.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum TablebaseVerdict {
-    /// The side wins whatever the defence, within the fifty-move rule.
-    Won(Color),
-    /// Drawn with best play.
-    Drawn,
-    /// The side would win, but not before the fifty-move counter runs out: a draw (a cursed
-    /// win, or a blessed loss for the other side).
-    CursedWin(Color),
-}
-
-impl TablebaseVerdict {
-    /// The game's ending by this verdict.
-    #[must_use]
-    pub fn ending(self) -> Ending {
-        match self {
-            TablebaseVerdict::Won(winner) => Ending::win(winner, Termination::Adjudication),
-            TablebaseVerdict::Drawn | TablebaseVerdict::CursedWin(_) => {
-                Ending::draw(Termination::Adjudication)
-            }
-        }
-    }
-}
-
-impl SyzygyTables {
-    /// Opens the tables in `folder` (the files are read when a position needs them).
-    pub fn open(folder: impl AsRef<Path>) -> Result<SyzygyTables, TablebaseError> {
-        let folder = folder.as_ref().to_path_buf();
-        let mut tables = Tablebase::new();
-        let files = tables
-            .add_directory(&folder)
-            .map_err(|source| TablebaseError::Unreadable { folder: folder.clone(), source })?;
-        if files == 0 {
-            return Err(TablebaseError::NoTables { folder });
-        }
-        Ok(SyzygyTables { tables, folder, files })
-    }
-
-    /// The folder the tables came from.
-    #[must_use]
-    pub fn folder(&self) -> &Path {
-        &self.folder
-    }
-
-    /// The most pieces (kings included) of any table present.
-    #[must_use]
-    pub fn max_pieces(&self) -> usize {
-        self.tables.max_pieces()
-    }
-
-    /// The verdict on `pos`, with its halfmove clock, when the tables know it. `None` for a
-    /// position with castling rights or more pieces than the tables, a missing table, or a win
-    /// whose DTZ rounding leaves in doubt whether it comes within the fifty-move rule.
-    #[must_use]
-    pub fn verdict(&self, pos: &Chess) -> Option<TablebaseVerdict> {
-        let wdl = match self.tables.probe_wdl(pos) {
-            Ok(wdl) => wdl.unambiguous()?,
-            // Without the DTZ table, a position straight after a capture or pawn move still has
-            // an exact verdict.
-            Err(_) if pos.halfmoves() == 0 => self.tables.probe_wdl_after_zeroing(pos).ok()?,
-            Err(_) => return None,
-        };
-        let us = pos.turn();
-        Some(match wdl {
-            Wdl::Win => TablebaseVerdict::Won(us),
-            Wdl::Loss => TablebaseVerdict::Won(!us),
-            Wdl::Draw => TablebaseVerdict::Drawn,
-            Wdl::CursedWin => TablebaseVerdict::CursedWin(us),
-            Wdl::BlessedLoss => TablebaseVerdict::CursedWin(!us),
-        })
-    }
-}
+use crate::{Ending, SyzygyTables, TablebaseVerdict};
 
 /// Tablebase adjudication: positions of up to `max_pieces` pieces (kings included, and no more
 /// than the tables present hold) end with the tables' verdict.
@@ -187,6 +49,8 @@ impl TablebaseRule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{TablebaseError, Termination};
+    use shakmaty::Color;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
@@ -205,7 +69,7 @@ mod tests {
     fn the_repository_tables_open() {
         let tables = tables();
         assert_eq!(tables.max_pieces(), 4);
-        assert_eq!(tables.files, 70);
+        assert_eq!(tables.files(), 70);
         assert!(matches!(
             SyzygyTables::open(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/epd")),
             Err(TablebaseError::NoTables { .. })
