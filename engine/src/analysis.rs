@@ -257,6 +257,7 @@ mod tests {
             nps: 500_000,
             time: Duration::from_millis(u64::from(depth) * 10),
             hashfull: depth,
+            tbhits: 0,
             pv,
         }
     }

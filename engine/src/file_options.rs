@@ -1,16 +1,36 @@
-//! The options of the protocol front ends (UCI and xboard) that name files: `BookFile`, and
-//! `PositionFile` and `PostBookFile`, the learned positions and the PostBook the app wrote,
-//! loaded through [`LearnedData`]. Each returns the line to show the GUI.
+//! The options of the protocol front ends (UCI and xboard) that name files: `BookFile`,
+//! `PositionFile` and `PostBookFile` (the learned positions and the PostBook the app wrote,
+//! loaded through [`LearnedData`]), and `SyzygyPath`. Each returns the line to show the GUI.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::{Book, LearnedData, PositionTable, PostBook};
+use crate::{Book, LearnedData, PositionTable, PostBook, SyzygyTables};
 
 /// Whether an option's path value means "no file".
 pub(crate) fn unset(path: &str) -> bool {
     let path = path.trim();
     path.is_empty() || path == "<empty>"
+}
+
+/// Opens the tables a `SyzygyPath` option names (folders separated as in `PATH`): `None` for
+/// none, else the tables and a line saying what was found; on failure, the reason.
+pub(crate) fn open_tablebases(path: &str) -> Result<Option<(Arc<SyzygyTables>, String)>, String> {
+    if unset(path) {
+        return Ok(None);
+    }
+    match SyzygyTables::open_list(path.trim()) {
+        Ok(tables) => {
+            let found = format!(
+                "SyzygyPath {}: {} files, up to {} pieces",
+                path.trim(),
+                tables.files(),
+                tables.max_pieces()
+            );
+            Ok(Some((Arc::new(tables), found)))
+        }
+        Err(e) => Err(format!("SyzygyPath: {e}")),
+    }
 }
 
 /// Opens the book a `BookFile` option names: `None` for no file, else the book and a line

@@ -98,8 +98,8 @@ pub use thread::EngineHandle;
 pub use time_control::{Stage, TimeControl, TimeControlError};
 pub use tournament::{
     AdjudicationError, AdjudicationRules, Arbiter, Countdown, DrawRule, EloEstimate, GameResult,
-    KnockoutMatch, Pairing, Pentanomial, Sprt, SprtDecision, SprtError, SprtModel, SprtStatus, TablebaseRule, WinDrawLoss, WinRule, elo_from_score, gauntlet,
-    knockout, next_round, round_robin, score_from_elo,
+    KnockoutMatch, Pairing, Pentanomial, Sprt, SprtDecision, SprtError, SprtModel, SprtStatus, TablebaseRule,
+    WinDrawLoss, WinRule, elo_from_score, gauntlet, knockout, next_round, round_robin, score_from_elo,
 };
 pub use uci::{
     ENGINE_AUTHOR, ENGINE_NAME, UciCommand, UciOption, format_bestmove, format_info, parse_line, run_uci,

@@ -8,7 +8,7 @@ use shakmaty::{Chess, Move};
 
 use crate::{
     Book, BookSettings, Choice, EngineOption, PlayerFailure, PositionTable, PostBook, PreferCheck, Purpose,
-    Score, ScoreBound, SearchLimits,
+    Score, ScoreBound, SearchLimits, SyzygyTables,
 };
 
 /// A request to the engine thread.
@@ -87,6 +87,9 @@ pub enum Command {
         /// Terra's PostBook: results of Kibitz's first moves after the book.
         postbook: Option<Arc<PostBook>>,
     },
+    /// Search with these Syzygy tables (or none). Kibitz's own engine only; an external
+    /// engine is given its `SyzygyPath` option instead.
+    SetTablebases(Option<Arc<SyzygyTables>>),
     /// End the engine thread.
     Quit,
 }
@@ -112,6 +115,8 @@ pub struct SearchInfo {
     pub time: Duration,
     /// How full the transposition table is, in permille.
     pub hashfull: u32,
+    /// Tablebase probes that gave a value, so far.
+    pub tbhits: u64,
     /// The principal variation, legal from the searched position.
     pub pv: Vec<Move>,
 }

@@ -99,11 +99,26 @@ impl TablebaseVerdict {
 impl SyzygyTables {
     /// Opens the tables in `folder` (the files are read when a position needs them).
     pub fn open(folder: impl AsRef<Path>) -> Result<SyzygyTables, TablebaseError> {
-        let folder = folder.as_ref().to_path_buf();
+        SyzygyTables::open_all(&[folder.as_ref().to_path_buf()])
+    }
+
+    /// Opens the tables of a list of folders as engines take it in `SyzygyPath`: separated by
+    /// `:` (`;` on Windows). The first folder is the one [`SyzygyTables::folder`] names.
+    pub fn open_list(list: &str) -> Result<SyzygyTables, TablebaseError> {
+        let folders: Vec<PathBuf> =
+            std::env::split_paths(list).filter(|f| !f.as_os_str().is_empty()).collect();
+        SyzygyTables::open_all(&folders)
+    }
+
+    fn open_all(folders: &[PathBuf]) -> Result<SyzygyTables, TablebaseError> {
         let mut tables = Tablebase::new();
-        let files = tables
-            .add_directory(&folder)
-            .map_err(|source| TablebaseError::Unreadable { folder: folder.clone(), source })?;
+        let mut files = 0;
+        for folder in folders {
+            files += tables
+                .add_directory(folder)
+                .map_err(|source| TablebaseError::Unreadable { folder: folder.clone(), source })?;
+        }
+        let folder = folders.first().cloned().unwrap_or_default();
         if files == 0 {
             return Err(TablebaseError::NoTables { folder });
         }
@@ -150,7 +165,6 @@ impl SyzygyTables {
         })
     }
 }
-
 
 /// What the tables say about the root of a search: the moves that keep its value under the
 /// fifty-move rule, and that value.
@@ -229,5 +243,80 @@ impl SyzygyTables {
             ranked.retain(|r| key(r) == fastest);
         }
         Some(RootRanking { wdl, moves: ranked.into_iter().map(|r| r.m).collect() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+
+    use super::*;
+
+    const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/syzygy");
+
+    fn pos(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().expect("fen");
+        fen.into_position(CastlingMode::Standard).expect("legal")
+    }
+
+    fn uci(moves: &[Move]) -> Vec<String> {
+        moves.iter().map(|&m| m.to_uci(CastlingMode::Standard).to_string()).collect()
+    }
+
+    #[test]
+    fn a_winning_capture_is_the_only_root_move() {
+        let tables = SyzygyTables::open(TABLES).expect("tables");
+        // KRvKR: the king takes the unguarded rook.
+        let ranking = tables.rank_root(&pos("8/8/8/3k4/8/8/3r4/R3K3 w - - 0 1")).expect("covered");
+        assert_eq!(ranking.wdl, Wdl::Win);
+        assert_eq!(uci(&ranking.moves), ["e1d2"]);
+    }
+
+    #[test]
+    fn a_drawn_root_keeps_every_move_but_the_blunders() {
+        let tables = SyzygyTables::open(TABLES).expect("tables");
+        let root = pos("8/8/3k4/8/8/3K4/r7/7R w - - 0 1");
+        let ranking = tables.rank_root(&root).expect("covered");
+        assert_eq!(ranking.wdl, Wdl::Draw);
+        let kept = uci(&ranking.moves);
+        // Rh2 hangs the rook to Rxh2.
+        assert!(!kept.contains(&"h1h2".to_owned()), "{kept:?}");
+        assert!(kept.len() > 10, "{kept:?}");
+        assert!(kept.len() < root.legal_moves().len());
+        let blunder: UciMove = "h1h2".parse().expect("uci");
+        assert!(blunder.to_move(&root).is_ok(), "the blunder is legal");
+    }
+
+    #[test]
+    fn won_roots_keep_the_fastest_moves_and_beyond_the_tables_there_is_no_ranking() {
+        let tables = SyzygyTables::open(TABLES).expect("tables");
+        let root = pos("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+        let ranking = tables.rank_root(&root).expect("covered");
+        assert_eq!(ranking.wdl, Wdl::Win);
+        let distance = |m: Move| {
+            let after = root.clone().play(m).expect("legal");
+            tables.tables.probe_dtz(&after).expect("dtz").ignore_rounding().0.abs()
+        };
+        let fastest = root.legal_moves().iter().map(|&m| distance(m)).min().expect("moves");
+        assert!(ranking.moves.iter().all(|&m| distance(m) == fastest));
+        let five = pos("8/8/8/3k4/8/8/2rr4/KQ6 w - - 0 60");
+        assert_eq!(tables.rank_root(&five), None);
+        let castling = pos("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        assert_eq!(tables.rank_root(&castling), None);
+    }
+
+    #[test]
+    fn a_path_list_opens_every_folder_it_names() {
+        let epd = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/epd");
+        let both = SyzygyTables::open_list(&format!("{epd}:{TABLES}")).expect("the second folder has tables");
+        assert_eq!(both.files(), 70);
+        assert!(both.folder().ends_with("epd"));
+        assert!(matches!(SyzygyTables::open_list(epd), Err(TablebaseError::NoTables { .. })));
+        assert!(matches!(
+            SyzygyTables::open_list(&format!("{TABLES}:/no/such/folder")),
+            Err(TablebaseError::Unreadable { .. })
+        ));
     }
 }

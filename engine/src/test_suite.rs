@@ -387,6 +387,7 @@ mod tests {
             nps: 0,
             time: Duration::ZERO,
             hashfull: 0,
+            tbhits: 0,
             pv,
         }
     }

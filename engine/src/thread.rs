@@ -188,6 +188,7 @@ impl Worker {
                     self.moves = moves;
                 }
                 Request::Command(Command::ClearHash) => self.engine.clear_hash(),
+                Request::Command(Command::SetTablebases(tables)) => self.engine.set_tablebases(tables),
                 Request::Command(Command::Evaluate { id }) => {
                     let mut pos = self.start.clone();
                     for &m in &self.moves {

@@ -15,7 +15,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub use parse::{UciCommand, UciOption, parse_line};
 
-use crate::file_options::{load_policy, load_positions, load_postbook, open_book, unset};
+use crate::file_options::{load_policy, load_positions, load_postbook, open_book, open_tablebases};
 use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo};
@@ -38,7 +38,7 @@ fn uci_move(m: Move) -> String {
 pub fn format_info(info: &SearchInfo) -> String {
     let bound = info.bound.map(|b| format!(" {}", b.to_uci())).unwrap_or_default();
     let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} tbhits 0 time {}",
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} tbhits {} time {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -46,6 +46,7 @@ pub fn format_info(info: &SearchInfo) -> String {
         info.nodes,
         info.nps,
         info.hashfull,
+        info.tbhits,
         info.time.as_millis()
     );
     if !info.pv.is_empty() {
@@ -161,8 +162,16 @@ impl Session {
             }
             UciOption::Elo(_) => return Some("info string UCI_Elo is not implemented yet".to_owned()),
             UciOption::SyzygyPath(path) => {
-                return (!unset(&path))
-                    .then(|| "info string SyzygyPath: tablebases are not implemented yet".to_owned());
+                let opened = open_tablebases(&path);
+                let tables = opened.as_ref().ok().and_then(|o| o.as_ref().map(|(t, _)| Arc::clone(t)));
+                // A folder that cannot be used leaves the engine without tables, as the GUI
+                // asked for these and no others.
+                handle.send(Command::SetTablebases(tables));
+                return match opened {
+                    Ok(Some((_, found))) => Some(format!("info string {found}")),
+                    Ok(None) => None,
+                    Err(e) => Some(format!("info string error: {e}")),
+                };
             }
             UciOption::OwnBook(on) => {
                 self.own_book = on;
@@ -424,6 +433,7 @@ mod tests {
             score: Score::Mate(-2),
             bound: None,
             hashfull: 12,
+            tbhits: 7,
             nodes: 100,
             nps: 2000,
             time: Duration::from_millis(50),
@@ -431,7 +441,7 @@ mod tests {
         };
         assert_eq!(
             format_info(&info),
-            "info depth 3 seldepth 5 multipv 1 score mate -2 nodes 100 nps 2000 hashfull 12 tbhits 0 time 50 pv e2e4"
+            "info depth 3 seldepth 5 multipv 1 score mate -2 nodes 100 nps 2000 hashfull 12 tbhits 7 time 50 pv e2e4"
         );
         let bounded = SearchInfo { score: Score::Cp(30), bound: Some(crate::ScoreBound::Lower), ..info };
         assert!(format_info(&bounded).contains("score cp 30 lowerbound nodes"));

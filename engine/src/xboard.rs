@@ -20,7 +20,7 @@ use shakmaty::{
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
 use crate::conductor::{Conductor, GameEvent};
-use crate::file_options::{load_policy, load_positions, load_postbook, open_book};
+use crate::file_options::{load_policy, load_positions, load_postbook, open_book, open_tablebases};
 use crate::policy::{PolicyChange, PolicySettings};
 use crate::search::position_hash;
 use crate::{
@@ -493,7 +493,7 @@ impl Session {
             XboardCommand::Protover(_) => {
                 let policy: Vec<String> = PolicySettings::options().iter().map(option_feature).collect();
                 say(&format!(
-                    "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 {} {} done=1",
+                    "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 egt=\"syzygy\" {} {} done=1",
                     OPTION_FEATURES.join(" "),
                     policy.join(" ")
                 ));
@@ -616,6 +616,19 @@ impl Session {
             XboardCommand::Post => self.post = true,
             XboardCommand::NoPost => self.post = false,
             XboardCommand::Ping(n) => say(&format!("pong {n}")),
+            XboardCommand::EgtPath(kind, path) if kind.eq_ignore_ascii_case("syzygy") => {
+                let opened = open_tablebases(&path);
+                let tables = opened.as_ref().ok().and_then(|o| o.as_ref().map(|(t, _)| Arc::clone(t)));
+                self.handle.send(Command::SetTablebases(tables));
+                match opened {
+                    Ok(Some((_, found))) => say(&format!("# {found}")),
+                    Ok(None) => {}
+                    Err(why) => say(&format!("tellusererror {why}")),
+                }
+            }
+            XboardCommand::EgtPath(kind, _) => {
+                say(&format!("# egtpath: {kind} tables are not read, only syzygy"))
+            }
             XboardCommand::SetOption(name, value) => self.set_option(&name, &value),
             XboardCommand::Quit => return false,
             XboardCommand::Error(why, text) => say(&format!("Error ({why}): {text}")),

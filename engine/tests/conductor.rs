@@ -35,6 +35,7 @@ fn info(score: Score) -> SearchInfo {
         nps: 1000,
         time: Duration::from_millis(10),
         hashfull: 0,
+        tbhits: 0,
         pv: Vec::new(),
     }
 }

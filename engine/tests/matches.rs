@@ -343,8 +343,8 @@ fn a_stopped_run_resumes_without_losing_or_repeating_a_game() {
 /// is adjudicated by Syzygy after the first move, in both games of the pair, for White.
 #[test]
 fn tcec_rules_adjudicate_tablebase_positions_in_a_match() {
-    use kibitz_engine::matches::Opening;
     use kibitz_engine::SyzygyTables;
+    use kibitz_engine::matches::Opening;
     use kibitz_engine::tournament::AdjudicationRules;
     use std::sync::Arc;
     let tables = Arc::new(SyzygyTables::open(data("syzygy")).expect("the repository's tables"));

@@ -188,8 +188,11 @@ fn options_are_checked_and_unimplemented_ones_say_so() {
     engine.expect("info string error: unknown option", Duration::from_secs(5));
     engine.send("setoption name UCI_LimitStrength value true");
     engine.expect("info string UCI_LimitStrength is not implemented yet", Duration::from_secs(5));
-    engine.send("setoption name SyzygyPath value /tb");
-    engine.expect("info string SyzygyPath", Duration::from_secs(5));
+    engine.send("setoption name SyzygyPath value /no/such/tables");
+    engine.expect(
+        "info string error: SyzygyPath: The Syzygy tables in /no/such/tables",
+        Duration::from_secs(5),
+    );
     engine.send("setoption name Hash value 2");
     engine.send("setoption name Clear Hash");
     engine.send("setoption name Ponder value true");
@@ -444,4 +447,42 @@ fn a_policy_file_such_as_a_tuned_best_json_sets_the_draw_and_resign_settings() {
     engine.send(&format!("setoption name PolicyFile value {}", dir.file("missing.json")));
     let (line, _) = engine.expect("info string", Duration::from_secs(5));
     assert!(line.starts_with("info string error: PolicyFile: "), "{line}");
+}
+
+#[test]
+fn syzygy_path_gives_the_search_the_tables() {
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/syzygy");
+    let mut engine = Session::start();
+    engine.send(&format!("setoption name SyzygyPath value {tables}"));
+    let (line, _) = engine.expect("info string SyzygyPath", Duration::from_secs(5));
+    assert!(line.ends_with(": 70 files, up to 4 pieces"), "{line}");
+    // KRvK: the tables' win shows as a score no evaluation reaches, with the probes counted
+    // once captures lead into the tables.
+    engine.send("position fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+    engine.send("go depth 4");
+    let (best, infos) = engine.expect("bestmove", Duration::from_secs(30));
+    let last = infos.iter().rev().find(|l| l.contains(" score ")).expect("an info line");
+    assert!(last.contains("score cp 19999") || last.contains("score mate"), "{last}");
+    let pos: Chess = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .expect("fen")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("legal");
+    assert!(legal_in(&pos, &best), "{best}");
+    engine.send("position fen 8/8/8/3k4/8/8/2rr4/KQ6 w - - 0 60");
+    engine.send("go depth 4");
+    let (_, infos) = engine.expect("bestmove", Duration::from_secs(30));
+    let hits: u64 = infos
+        .iter()
+        .filter_map(|l| l.split_whitespace().skip_while(|&w| w != "tbhits").nth(1)?.parse().ok())
+        .max()
+        .unwrap_or(0);
+    assert!(hits > 0, "{infos:?}");
+    // Unset, the tables are gone: the same position probes nothing.
+    engine.send("setoption name SyzygyPath value <empty>");
+    engine.send("ucinewgame");
+    engine.send("position fen 8/8/8/3k4/8/8/2rr4/KQ6 w - - 0 60");
+    engine.send("go depth 4");
+    let (_, infos) = engine.expect("bestmove", Duration::from_secs(30));
+    assert!(infos.iter().filter(|l| l.contains(" pv ")).all(|l| l.contains("tbhits 0 ")), "{infos:?}");
 }

@@ -224,6 +224,7 @@ mod tests {
                 nps: 1,
                 time: Duration::from_millis(1),
                 hashfull: 0,
+                tbhits: 0,
                 pv: vec![m],
             };
             self.events.lock().expect("events").push_back(Event::Info { id, info });

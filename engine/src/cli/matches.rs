@@ -18,13 +18,13 @@ use clap::{Args, ValueEnum};
 
 use super::engine_words::engine_spec;
 use super::match_printer::Printer;
+use crate::SyzygyTables;
 use crate::conductor::{Adjudicator, MoveLimit};
 use crate::matches::{
     Format, KnockoutPlan, MatchError, MatchSetup, OpeningSource, Order, Tally, read_suite, run_knockout,
     unique_names,
 };
 use crate::runner::Patience;
-use crate::SyzygyTables;
 use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel};
 use crate::{Book, TimeControl};
 

@@ -1,7 +1,9 @@
 //! Kibitz's own engine as a [`Player`]: the engine thread behind an [`EngineHandle`].
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::file_options::open_tablebases;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use crate::{Command, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option};
 
@@ -13,6 +15,7 @@ fn builtin_options() -> Vec<EngineOption> {
             kind: OptionKind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: MAX_HASH_MB as i64 },
         },
         EngineOption { name: "Clear Hash".into(), kind: OptionKind::Button },
+        EngineOption { name: "SyzygyPath".into(), kind: OptionKind::Path { default: String::new() } },
     ]
 }
 
@@ -30,6 +33,14 @@ impl Player for EngineHandle {
             Command::SetOption { name, value } => match check_option(&builtin_options(), &name, &value) {
                 Ok(_) if name.eq_ignore_ascii_case("Clear Hash") => {
                     EngineHandle::send(self, Command::ClearHash)
+                }
+                Ok(value) if name.eq_ignore_ascii_case("SyzygyPath") => {
+                    let opened = open_tablebases(&value);
+                    let tables = opened.as_ref().ok().and_then(|o| o.as_ref().map(|(t, _)| Arc::clone(t)));
+                    EngineHandle::send(self, Command::SetTablebases(tables));
+                    if let Err(e) = opened {
+                        self.report(Event::Message(format!("{ENGINE_NAME}: {e}")));
+                    }
                 }
                 Ok(value) => {
                     if let Ok(megabytes) = value.parse() {

@@ -51,6 +51,8 @@ pub struct UciInfo {
     pub time: Option<Duration>,
     /// `hashfull`.
     pub hashfull: Option<u32>,
+    /// `tbhits`.
+    pub tbhits: Option<u64>,
     /// `currmove`.
     pub currmove: Option<String>,
     /// `currmovenumber`.
@@ -145,6 +147,7 @@ fn parse_info(tokens: &[&str]) -> UciInfo {
             "nodes" => info.nodes = value(i).parse().ok(),
             "nps" => info.nps = value(i).parse().ok(),
             "hashfull" => info.hashfull = value(i).parse().ok(),
+            "tbhits" => info.tbhits = value(i).parse().ok(),
             "time" => info.time = value(i).parse().ok().map(Duration::from_millis),
             "currmove" => info.currmove = Some(value(i).to_owned()),
             "currmovenumber" => info.currmovenumber = value(i).parse().ok(),
@@ -332,7 +335,7 @@ mod tests {
     #[test]
     fn info_lines() {
         let UciLine::Info(info) = parse_uci_line(
-            "info depth 12 seldepth 17 multipv 2 score cp -35 upperbound nodes 12345 nps 999 hashfull 7 time 250 pv e2e4 e7e5 string hi there",
+            "info depth 12 seldepth 17 multipv 2 score cp -35 upperbound nodes 12345 nps 999 hashfull 7 tbhits 3 time 250 pv e2e4 e7e5 string hi there",
         ) else {
             panic!("not an info");
         };
@@ -343,6 +346,7 @@ mod tests {
         assert_eq!(info.nodes, Some(12345));
         assert_eq!(info.time, Some(Duration::from_millis(250)));
         assert_eq!(info.hashfull, Some(7));
+        assert_eq!(info.tbhits, Some(3));
         assert_eq!(info.pv, ["e2e4", "e7e5"]);
         assert_eq!(info.string.as_deref(), Some("hi there"));
         let UciLine::Info(mate) =

@@ -10,6 +10,7 @@ mod see;
 mod time;
 pub(crate) mod tt;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -17,12 +18,12 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 pub use time::{Allotment, allot};
 
-use crate::{LearnedPosition, Score, ScoreBound, SearchInfo, SearchLimits};
+use crate::{LearnedPosition, Score, ScoreBound, SearchInfo, SearchLimits, SyzygyTables};
 use eval_cache::EvalCache;
 use ordering::OrderingTables;
 use params::{
     ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND,
-    MAX_PLY,
+    MAX_PLY, TB_WIN,
 };
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable};
@@ -68,12 +69,13 @@ impl<F: FnMut(&SearchInfo)> Listener for F {
     }
 }
 
-/// The engine's lasting state: its transposition table and move-ordering statistics. One
-/// `Engine` searches one position at a time; reuse it between moves of a game.
+/// The engine's lasting state: its transposition table, move-ordering statistics and
+/// tablebases. One `Engine` searches one position at a time; reuse it between moves of a game.
 pub struct Engine {
     tt: TranspositionTable,
     ordering: OrderingTables,
     eval_cache: EvalCache,
+    tablebases: Option<Arc<SyzygyTables>>,
 }
 
 impl Default for Engine {
@@ -90,7 +92,15 @@ impl Engine {
             tt: TranspositionTable::new(hash_mb),
             ordering: OrderingTables::default(),
             eval_cache: EvalCache::default(),
+            tablebases: None,
         }
+    }
+
+    /// Searches with these Syzygy tables (or none): WDL probes below the root, and at a root
+    /// the tables cover, only the moves that keep its value, the fastest by DTZ for a win.
+    /// The root is not narrowed in MultiPV searches, which show every line.
+    pub fn set_tablebases(&mut self, tables: Option<Arc<SyzygyTables>>) {
+        self.tablebases = tables;
     }
 
     /// Replaces the transposition table with one of `hash_mb` megabytes.
@@ -166,6 +176,16 @@ impl Engine {
         if root_moves.is_empty() {
             root_moves = moves.to_vec();
         }
+        let tablebases = self.tablebases.as_deref();
+        // A root the tables cover: the search chooses among the moves that keep its value.
+        let mut root_tb_score = None;
+        if let Some(ranking) = tablebases.and_then(|t| t.rank_root(pos)) {
+            let kept: Vec<Move> = root_moves.iter().copied().filter(|m| ranking.moves.contains(m)).collect();
+            if limits.multipv.unwrap_or(1) <= 1 && !kept.is_empty() {
+                root_moves = kept;
+                root_tb_score = Some(tb_score(ranking.wdl));
+            }
+        }
         let restricted = root_moves.len() < moves.len();
         let multipv = (limits.multipv.unwrap_or(1).max(1) as usize).min(root_moves.len());
         self.ordering.new_search();
@@ -192,6 +212,8 @@ impl Engine {
             evals: vec![0; MAX_PLY + 1],
             pickers: (0..=MAX_PLY).map(|_| ordering::MovePicker::default()).collect(),
             quiets: vec![Vec::new(); MAX_PLY + 1],
+            tablebases,
+            tb_hits: 0,
         };
 
         let mut best = None;
@@ -248,7 +270,7 @@ impl Engine {
                     node.listener.info(&info);
                 };
                 let pv = legal_prefix(pos, &node.pv[0]);
-                let info = report(&node, depth, index, score, None, pv.clone());
+                let info = report(&node, depth, index, shown_score(score, root_tb_score), None, pv.clone());
                 node.listener.info(&info);
                 if index == 0 {
                     if let Some(&m) = pv.first() {
@@ -297,7 +319,27 @@ fn report(
         nps: nps(node.nodes, time),
         time,
         hashfull: node.tt.hashfull(),
+        tbhits: node.tb_hits,
         pv,
+    }
+}
+
+/// The score of a root the tables cover, by its value under the fifty-move rule.
+fn tb_score(wdl: shakmaty_syzygy::Wdl) -> i32 {
+    use shakmaty_syzygy::Wdl;
+    match wdl {
+        Wdl::Win => TB_WIN - 1,
+        Wdl::Loss => -TB_WIN + 1,
+        other => other.signum(),
+    }
+}
+
+/// The score reported for a line: the tables' value of the root, when they cover it, unless
+/// the search found a mate or a tablebase value of its own.
+fn shown_score(score: i32, root_tb_score: Option<i32>) -> i32 {
+    match root_tb_score {
+        Some(tb) if score.abs() < TB_WIN - MAX_PLY as i32 => tb,
+        _ => score,
     }
 }
 

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Chess, EnPassantMode, FromSetup, Move, Piece, Position, Role, attacks};
+use shakmaty_syzygy::Wdl;
 
 use super::eval_cache::EvalCache;
 use super::ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
@@ -13,12 +14,13 @@ use super::params::{
     LMP_BASE, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MATE, MATE_BOUND, MAX_PLY,
     NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MARGIN_DIVISOR, NULL_MOVE_MARGIN_MAX, NULL_MOVE_MIN_DEPTH,
     NULL_MOVE_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_PRUNE_MAX_DEPTH,
-    SEE_QUIET_MARGIN, SEE_VALUES, TIME_CHECK_INTERVAL, lmr_reduction,
+    SEE_QUIET_MARGIN, SEE_VALUES, TB_DEPTH_BONUS, TB_WIN, TIME_CHECK_INTERVAL, lmr_reduction,
 };
 use super::see::see;
 use super::time::Budget;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Listener, position_hash};
+use crate::SyzygyTables;
 use crate::eval::evaluate;
 
 /// The state of one running search.
@@ -61,6 +63,10 @@ pub struct Searcher<'a> {
     pub pickers: Vec<MovePicker>,
     /// The quiet moves searched so far at each ply, reused like `pickers`.
     pub quiets: Vec<Vec<Move>>,
+    /// The Syzygy tables, if the engine has them.
+    pub tablebases: Option<&'a SyzygyTables>,
+    /// Tablebase probes that gave a value.
+    pub tb_hits: u64,
 }
 
 impl Searcher<'_> {
@@ -150,6 +156,30 @@ impl Searcher<'_> {
             };
             if usable {
                 return entry.score;
+            }
+        }
+
+        if ply > 0
+            && let Some(tables) = self.tablebases
+            && let Some(wdl) = tables.probe_search(pos)
+        {
+            self.tb_hits += 1;
+            let (score, bound) = match wdl {
+                Wdl::Win => (TB_WIN - ply as i32, Bound::Lower),
+                Wdl::Loss => (-TB_WIN + ply as i32, Bound::Upper),
+                // A win or loss that the fifty-move rule turns into a draw is still a draw,
+                // a hair better or worse than a dead one.
+                other => (other.signum(), Bound::Exact),
+            };
+            let cuts = match bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cuts {
+                let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32);
+                self.tt.store(hash, ply, Entry { key: hash, best: None, score, depth, bound });
+                return score;
             }
         }
 

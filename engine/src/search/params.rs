@@ -18,6 +18,14 @@ pub const MATE: i32 = 31_000;
 /// Scores beyond this magnitude are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
+/// The score of a tablebase win found `p` plies from the root: `TB_WIN - p`. Below every
+/// mate score and above every evaluation.
+pub const TB_WIN: i32 = 20_000;
+
+/// How much deeper than the current depth a tablebase value is stored: it is exact, and no
+/// search of any depth improves on it.
+pub const TB_DEPTH_BONUS: i32 = 6;
+
 /// The default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
 

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use shakmaty::{ByColor, Chess, Position};
 
-use crate::conductor::Adjudicator;
-use crate::tournament::adjudication::{Countdown, Ply};
 use crate::SyzygyTables;
+use crate::conductor::Adjudicator;
 use crate::tournament::AdjudicationRules;
+use crate::tournament::adjudication::{Countdown, Ply};
 use crate::{Ending, GameRecord, Score};
 
 /// The rules of a match applied to one game (build one per game: it remembers the scores).
@@ -242,6 +242,7 @@ mod tests {
                 nps: 1000,
                 time: std::time::Duration::from_millis(1),
                 hashfull: 0,
+                tbhits: 0,
                 pv: vec![m],
             };
             conductor.record_search(side, &searched, &info);

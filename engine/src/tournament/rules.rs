@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Position};
 
 use crate::GameRecord;
+use crate::SyzygyTables;
 use crate::conductor::Adjudicator;
 use crate::tournament::adjudication::{Countdown, DrawRule, Ply, WinRule};
 use crate::tournament::arbiter::ply_of;
-use crate::SyzygyTables;
 use crate::tournament::{Arbiter, TablebaseRule};
 
 /// The rules by which an arbiter may end a match game early. The default is TCEC's.

@@ -50,8 +50,8 @@ impl TablebaseRule {
 mod tests {
     use super::*;
     use crate::{TablebaseError, Termination};
-    use shakmaty::Color;
     use shakmaty::CastlingMode;
+    use shakmaty::Color;
     use shakmaty::fen::Fen;
 
     const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/syzygy");

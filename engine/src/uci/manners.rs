@@ -86,6 +86,7 @@ mod tests {
             score: Score::Cp(score),
             bound: None,
             hashfull: 0,
+            tbhits: 0,
             nodes: 1,
             nps: 1,
             time: Duration::ZERO,

@@ -68,7 +68,7 @@ pub enum UciOption {
     LimitStrength(bool),
     /// `UCI_Elo` (not implemented yet).
     Elo(u32),
-    /// `SyzygyPath` (not implemented yet).
+    /// `SyzygyPath`: folders of Syzygy tables, separated as in `PATH`; empty for none.
     SyzygyPath(String),
     /// `OwnBook`: play from the opening book.
     OwnBook(bool),

@@ -62,6 +62,8 @@ pub enum XboardCommand {
     /// `option NAME=VALUE` (or `option NAME` for a button): one of the options the
     /// engine announced with `feature option=...`.
     SetOption(String, String),
+    /// `egtpath KIND PATH`: where the endgame tables of a kind are (Kibitz reads `syzygy`).
+    EgtPath(String, String),
     /// `quit`.
     Quit,
     /// A known command that could not be understood: the reason and the line.
@@ -88,7 +90,11 @@ pub fn parse_line(line: &str) -> XboardCommand {
             .parse()
             .map_or_else(|_| error("protover needs a version number".to_owned()), XboardCommand::Protover),
         "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "hard" | "easy" | "ics"
-        | "variant" | "cores" | "memory" | "egtpath" => XboardCommand::Ignore,
+        | "variant" | "cores" | "memory" => XboardCommand::Ignore,
+        "egtpath" => match rest.split_once(char::is_whitespace) {
+            Some((kind, path)) => XboardCommand::EgtPath(kind.to_owned(), path.trim().to_owned()),
+            None => error("egtpath needs a kind and a path".to_owned()),
+        },
         "option" if rest.is_empty() => error("option needs a name".to_owned()),
         "option" => {
             let (name, value) = rest.split_once('=').unwrap_or((rest, ""));

@@ -155,6 +155,7 @@ fn on_info(d: &mut Driver, info: UciInfo) {
         nps: info.nps.unwrap_or(0),
         time: info.time.unwrap_or_default(),
         hashfull: info.hashfull.unwrap_or(0),
+        tbhits: info.tbhits.unwrap_or(0),
         pv: legal_prefix(&search.pos, info.pv.iter().map(String::as_str)),
     };
     d.report(info);

@@ -306,6 +306,7 @@ pub(super) fn on_line(d: &mut Driver, line: &str) -> Result<(), End> {
                 nps: thinking.nodes.saturating_mul(1000) / millis.max(1),
                 time: thinking.time,
                 hashfull: 0,
+                tbhits: 0,
                 pv: legal_prefix(&search.pos, thinking.pv.iter().map(String::as_str)),
             };
             let reached = search.analyze
