@@ -130,6 +130,8 @@ pub enum Action {
     SetEngines(Vec<kibitz_engine::EngineConfig>),
     /// Open the test suite window.
     ShowTestSuite,
+    /// Choose the folder of the Syzygy tablebases in the native folder dialog.
+    PickTablebases,
     /// Pick a test suite in the native file dialog.
     BrowseSuite,
     /// Open a position (of a test suite) in the Study workspace.

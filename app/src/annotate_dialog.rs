@@ -63,6 +63,8 @@ pub struct AnnotateDialog {
     alternatives: u32,
     engine: String,
     engines: Vec<EngineConfig>,
+    /// The Syzygy tables Kibitz searches with, if the user has them.
+    tablebases: Option<std::path::PathBuf>,
     state: State,
     error: Option<String>,
     repaint: Arc<dyn Fn() + Send + Sync>,
@@ -84,10 +86,18 @@ impl AnnotateDialog {
             alternatives: 1,
             engine: KIBITZ.into(),
             engines,
+            tablebases: None,
             state: State::Setup,
             error: None,
             repaint,
         }
+    }
+
+    /// Kibitz annotates with the Syzygy tables in `folder`.
+    #[must_use]
+    pub fn with_tablebases(mut self, folder: Option<std::path::PathBuf>) -> Self {
+        self.tablebases = folder;
+        self
     }
 
     /// Whether an annotation is running.
@@ -212,7 +222,8 @@ impl AnnotateDialog {
         match self.settings() {
             Ok(settings) => {
                 self.error = None;
-                let player = spawn_player(&self.engine, &self.engines, Arc::clone(&self.repaint));
+                let tables = self.tablebases.as_deref();
+                let player = spawn_player(&self.engine, &self.engines, tables, Arc::clone(&self.repaint));
                 let repaint = Arc::clone(&self.repaint);
                 let job = AnnotateJob::start(player, self.game.clone(), settings, move || repaint());
                 self.state = State::Running(job);

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use egui::{Key, Ui};
 use kibitz_engine::conductor::{Conductor, GameEvent};
 use kibitz_engine::{
-    Clock, Command, EngineHandle, ExternalEngine, GameRecord, LearnFlags, Level, Nag, NodeId, SearchLimits,
-    pgn_date_today, write_pgn,
+    Clock, Command, ExternalEngine, GameRecord, LearnFlags, Level, Nag, NodeId, SearchLimits, pgn_date_today,
+    write_pgn,
 };
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Move, Position};
@@ -382,7 +382,7 @@ impl KibitzApp {
                     }
                 }
                 FileEvent::OpeningsPicked(path) => self.settings.tournament.openings = Some(path),
-                FileEvent::TablebasesPicked(path) => self.settings.tablebases = Some(path),
+                FileEvent::TablebasesPicked(path) => self.choose_tablebases(path),
                 FileEvent::TuningLogPicked(path) => self.tuning.open(path, Arc::clone(&self.repaint)),
             }
         }
@@ -632,10 +632,29 @@ impl KibitzApp {
         Table::new(conductor, seats)
     }
 
+    /// Keeps the tablebase folder the user picked, and says what it holds: engines started from
+    /// now on search with it. A folder without tables is refused and the old one kept.
+    fn choose_tablebases(&mut self, folder: PathBuf) {
+        match kibitz_engine::SyzygyTables::open(&folder) {
+            Ok(tables) => {
+                self.notices.push(format!(
+                    "Tablebases: {} files, up to {} pieces, in {}.",
+                    tables.files(),
+                    tables.max_pieces(),
+                    folder.display()
+                ));
+                self.settings.tablebases = Some(folder);
+            }
+            Err(e) => self.notices.push(e.to_string()),
+        }
+    }
+
     /// Kibitz's own engine at `level`, with its book and what it learned.
     fn kibitz_seat(&self, level: Level) -> Seat {
         let repaint = Arc::clone(&self.repaint);
-        let handle = EngineHandle::spawn(move || repaint());
+        // The tables play perfect endings: for full strength only.
+        let tables = self.settings.tablebases.as_deref().filter(|_| level == Level::Strong);
+        let handle = crate::engine_choice::spawn_kibitz(tables, repaint);
         handle.send(Command::SetBook {
             book: self.learning.book(),
             settings: self.settings.book,
@@ -854,6 +873,7 @@ impl KibitzApp {
                 self.dialog = Some(Dialog::Engines(dialog));
             }
             Action::BrowseEngine => self.files.pick_engine(),
+            Action::PickTablebases => self.files.pick_tablebases(),
             Action::ShowTestSuite => {
                 let dialog = TestSuiteDialog::new(self.settings.engines.clone(), Arc::clone(&self.repaint));
                 self.dialog = Some(Dialog::TestSuite(dialog));
@@ -863,7 +883,8 @@ impl KibitzApp {
             Action::ShowAnnotate => {
                 let game = self.table().game().clone();
                 let dialog =
-                    AnnotateDialog::new(game, self.settings.engines.clone(), Arc::clone(&self.repaint));
+                    AnnotateDialog::new(game, self.settings.engines.clone(), Arc::clone(&self.repaint))
+                        .with_tablebases(self.settings.tablebases.clone());
                 self.dialog = Some(Dialog::Annotate(dialog));
             }
             Action::SetEngines(engines) => {
@@ -1235,6 +1256,7 @@ impl KibitzApp {
                 said: seat.said.as_deref(),
             })
             .collect();
+        let tablebases = self.settings.tablebases.clone();
         let model = PanelModel {
             game: table.game(),
             current,
@@ -1256,6 +1278,7 @@ impl KibitzApp {
                 (self.hints.left(allowed), allowed)
             }),
             hint: if study { None } else { self.hints.words(table.game().position_at_node(current)) },
+            tablebases: tablebases.as_deref(),
         };
         egui::Panel::top("workspaces").show(ui, |ui| {
             workspace_tabs(ui, self.workspace, has_study, &mut actions);

@@ -1,10 +1,11 @@
 //! Choosing the engine for a background task (a test suite, an annotation): Kibitz or one of
 //! the configured external engines, by name, and starting it.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use egui::{ComboBox, Ui};
-use kibitz_engine::{EngineConfig, EngineHandle, ExternalEngine, Player};
+use kibitz_engine::{Command, EngineConfig, EngineHandle, ExternalEngine, Player};
 
 /// The name that stands for Kibitz's own engine.
 pub const KIBITZ: &str = "Kibitz";
@@ -24,16 +25,30 @@ pub fn engine_combo(ui: &mut Ui, label: &str, engines: &[EngineConfig], chosen: 
         .labelled_by(caption.id);
 }
 
-/// Starts the engine called `name` among `engines`, or Kibitz's own when it is [`KIBITZ`] or
-/// no longer configured; `wake` is called whenever it has news.
+/// Starts the engine called `name` among `engines`, or Kibitz's own (searching with the
+/// Syzygy tables in `tablebases`, if given) when it is [`KIBITZ`] or no longer configured;
+/// `wake` is called whenever it has news. An external engine has its own options.
 #[must_use]
 pub fn spawn_player(
     name: &str,
     engines: &[EngineConfig],
+    tablebases: Option<&Path>,
     wake: Arc<dyn Fn() + Send + Sync>,
 ) -> Box<dyn Player> {
     match engines.iter().find(|e| e.name == name) {
         Some(config) => Box::new(ExternalEngine::spawn(config.clone(), move || wake())),
-        None => Box::new(EngineHandle::spawn(move || wake())),
+        None => Box::new(spawn_kibitz(tablebases, wake)),
     }
+}
+
+/// Kibitz's own engine, searching with the Syzygy tables in `tablebases` when the user has
+/// them (a folder it cannot use is reported as the engine's message).
+#[must_use]
+pub fn spawn_kibitz(tablebases: Option<&Path>, wake: Arc<dyn Fn() + Send + Sync>) -> EngineHandle {
+    let handle = EngineHandle::spawn(move || wake());
+    if let Some(folder) = tablebases {
+        let value = folder.display().to_string();
+        Player::send(&handle, Command::SetOption { name: "SyzygyPath".into(), value });
+    }
+    handle
 }

@@ -85,7 +85,7 @@ impl ScoreDialog {
 
     /// Asks the chosen engine for its own evaluation of the position.
     fn ask(&mut self) {
-        let player = spawn_player(&self.chosen, &self.engines, Arc::clone(&self.wake));
+        let player = spawn_player(&self.chosen, &self.engines, None, Arc::clone(&self.wake));
         player.send(Command::Position { start: self.position.clone(), moves: Vec::new() });
         player.send(Command::Evaluate { id: 1 });
         self.asked = Some(Asked { name: self.chosen.clone(), player, answer: None });

@@ -58,6 +58,8 @@ pub struct PanelModel<'a> {
     pub hints: Option<(u32, u32)>,
     /// The hint shown on the board, in words.
     pub hint: Option<String>,
+    /// The folder of the Syzygy tablebases, if the user chose one.
+    pub tablebases: Option<&'a std::path::Path>,
 }
 
 impl PanelModel<'_> {
@@ -189,6 +191,14 @@ impl SidePanel {
             }
             if ui.button("Test suite").clicked() {
                 actions.push(Action::ShowTestSuite);
+            }
+            let tables = match model.tablebases {
+                Some(folder) => format!("Syzygy tables: {}. Choose another folder.", folder.display()),
+                None => "Choose a folder of Syzygy tables (KRvK.rtbw, ...)".to_owned(),
+            };
+            let why = "Kibitz at full strength, analysis, annotations and hints play endings by them; tournaments adjudicate by them.";
+            if ui.button("Tablebases").on_hover_text(format!("{tables}\n{why}")).clicked() {
+                actions.push(Action::PickTablebases);
             }
         });
         if let Some(hint) = &model.hint {

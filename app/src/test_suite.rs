@@ -161,7 +161,8 @@ impl TestSuiteDialog {
 
     /// The engine chosen, started.
     fn player(&self) -> Box<dyn Player> {
-        spawn_player(&self.engine, &self.engines, Arc::clone(&self.repaint))
+        // A suite measures the search itself, without the tables.
+        spawn_player(&self.engine, &self.engines, None, Arc::clone(&self.repaint))
     }
 
     fn cancel(&mut self) {

@@ -169,3 +169,23 @@ fn a_second_engine_that_falls_over_is_reported_and_restarted() {
     let removes = h.query_all_by_label("Remove").count();
     assert_eq!(removes, 2);
 }
+
+#[test]
+fn with_tablebases_chosen_the_analysis_scores_an_ending_by_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tables = format!("{}/../data/syzygy", env!("CARGO_MANIFEST_DIR"));
+    std::os::unix::fs::symlink(tables, dir.path().join("tablebases")).expect("a link to the tables");
+    let mut h = common::app_in(dir.path());
+    h.get_by_label("Tablebases").click();
+    common::wait_for_text(&mut h, "Tablebases: 70 files, up to 4 pieces");
+    // KRvK: the tables' win (19999 centipawns), where the evaluation says a rook or so.
+    std::fs::write(
+        dir.path().join("game.pgn"),
+        "[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n*\n",
+    )
+    .expect("the test's folder is writable");
+    h.get_by_label("Open game").click();
+    common::step_until(&mut h, "the study", KibitzApp::is_study);
+    h.get_by_label("Start analysis").click();
+    common::wait_for_text(&mut h, "+199.99");
+}

@@ -41,9 +41,11 @@ impl KibitzApp {
     fn analysis_player(&mut self, source: &AnalystSource) -> Option<Box<dyn Player>> {
         let repaint = Arc::clone(&self.repaint);
         match source {
-            AnalystSource::Kibitz => Some(spawn_player(KIBITZ, &[], repaint)),
+            AnalystSource::Kibitz => {
+                Some(spawn_player(KIBITZ, &[], self.settings.tablebases.as_deref(), repaint))
+            }
             AnalystSource::Engine(name) if self.settings.engine(name).is_some() => {
-                Some(spawn_player(name, &self.settings.engines, repaint))
+                Some(spawn_player(name, &self.settings.engines, None, repaint))
             }
             AnalystSource::Engine(name) => {
                 self.notices.push(format!("{name} is no longer among the engines (see Engines)."));

@@ -3,10 +3,11 @@
 
 use std::sync::Arc;
 
-use kibitz_engine::{EngineHandle, Player};
+use kibitz_engine::Player;
 use shakmaty::Position;
 
 use super::KibitzApp;
+use crate::engine_choice::spawn_kibitz;
 use crate::workspace::Workspace;
 
 impl KibitzApp {
@@ -21,7 +22,8 @@ impl KibitzApp {
         let (start, moves) = (game.start().clone(), game.moves().to_vec());
         let book = self.learning.book();
         let repaint = Arc::clone(&self.repaint);
-        let spawn = move || -> Box<dyn Player> { Box::new(EngineHandle::spawn(move || repaint())) };
+        let tables = self.settings.tablebases.clone();
+        let spawn = move || -> Box<dyn Player> { Box::new(spawn_kibitz(tables.as_deref(), repaint)) };
         let allowed = self.settings.hints_per_game;
         if let Err(refusal) =
             self.hints.ask(&start, &moves, book.as_deref(), &self.settings.book, allowed, spawn)
