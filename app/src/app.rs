@@ -661,6 +661,7 @@ impl KibitzApp {
             seed: None,
         });
         handle.send(self.learning.command());
+        handle.send(Command::SetDrawScore(self.settings.policy.contempt));
         Seat::engine("Kibitz", EngineSeat::new(Box::new(handle), level.limits(), true))
     }
 

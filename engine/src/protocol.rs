@@ -90,6 +90,9 @@ pub enum Command {
     /// Search with these Syzygy tables (or none). Kibitz's own engine only; an external
     /// engine is given its `SyzygyPath` option instead.
     SetTablebases(Option<Arc<SyzygyTables>>),
+    /// What a draw is worth to Kibitz's own engine in its searches, in centipawns from the
+    /// side to move at the root (Crafty's `drawscore`, the policy's `contempt`).
+    SetDrawScore(i32),
     /// End the engine thread.
     Quit,
 }

@@ -172,8 +172,12 @@ pub fn play_game(players: ByColor<&dyn Player>, setup: &GameSetup) -> PlayedGame
 /// Plays one game between `players` as `plan` says.
 #[must_use]
 pub fn conduct(players: ByColor<&dyn Player>, plan: GamePlan<'_>) -> PlayedGame {
-    for player in players.iter() {
+    for side in [Color::White, Color::Black] {
+        let player = *players.get(side);
         player.send(Command::NewGame);
+        // The policy's contempt is what a draw is worth in the search too.
+        let contempt = plan.policies.get(side).as_ref().map_or(0, |p| p.contempt);
+        player.send(Command::SetDrawScore(contempt));
     }
     let control_tag = plan.controls.white.to_pgn();
     let clock = Clock::new(plan.controls.white.clone(), plan.controls.black.clone())

@@ -189,6 +189,7 @@ impl Worker {
                 }
                 Request::Command(Command::ClearHash) => self.engine.clear_hash(),
                 Request::Command(Command::SetTablebases(tables)) => self.engine.set_tablebases(tables),
+                Request::Command(Command::SetDrawScore(cp)) => self.engine.set_draw_score(cp),
                 Request::Command(Command::Evaluate { id }) => {
                     let mut pos = self.start.clone();
                     for &m in &self.moves {

@@ -203,6 +203,7 @@ impl Session {
                 return Some(match load_policy(&path) {
                     Ok((settings, loaded)) => {
                         self.policy = settings;
+                        handle.send(Command::SetDrawScore(self.policy.contempt));
                         self.new_game();
                         format!("info string {loaded}")
                     }
@@ -211,6 +212,7 @@ impl Session {
             }
             UciOption::Policy(change) => {
                 let clamped = change.apply(&mut self.policy);
+                handle.send(Command::SetDrawScore(self.policy.contempt));
                 // The policy starts again with the new settings.
                 self.new_game();
                 return clamped.map(|c| format!("info string {c}"));

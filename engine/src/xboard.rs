@@ -435,9 +435,7 @@ impl Session {
             "PolicyFile" => match load_policy(value) {
                 Ok((settings, loaded)) => {
                     self.policy = settings;
-                    for side in [Color::White, Color::Black] {
-                        self.conductor.set_policy(side, Some(self.policy.clone()));
-                    }
+                    self.apply_policy();
                     say(&format!("# {loaded}"));
                     return;
                 }
@@ -471,13 +469,19 @@ impl Session {
                     Some(clamped) => say(&format!("tellusererror {clamped}")),
                     None => say(&format!("# {name} {value}")),
                 }
-                for side in [Color::White, Color::Black] {
-                    self.conductor.set_policy(side, Some(self.policy.clone()));
-                }
+                self.apply_policy();
             }
             Err(OptionError::Unknown(name)) => say(&format!("tellusererror unknown option {name}")),
             Err(invalid) => say(&format!("tellusererror {invalid}")),
         }
+    }
+
+    /// Gives both sides' manners the policy, and the search its contempt as the draw score.
+    fn apply_policy(&mut self) {
+        for side in [Color::White, Color::Black] {
+            self.conductor.set_policy(side, Some(self.policy.clone()));
+        }
+        self.handle.send(Command::SetDrawScore(self.policy.contempt));
     }
 
     /// Tells the engine thread which book to play from.

@@ -351,7 +351,10 @@ impl Driver {
             Command::Evaluate { id } => uci::evaluate(self, id)?,
             Command::Quit => return self.quit(),
             Command::SetOption { name, value } => self.set_option(&name, &value)?,
-            Command::SetBook { .. } | Command::SetLearning { .. } | Command::SetTablebases(_) => {}
+            Command::SetBook { .. }
+            | Command::SetLearning { .. }
+            | Command::SetTablebases(_)
+            | Command::SetDrawScore(_) => {}
             Command::NewGame if self.is_xboard() => xboard::new_game(self)?,
             Command::NewGame => uci::new_game(self)?,
             Command::Go { id, limits, .. } if limits.ponder || limits.infinite => {

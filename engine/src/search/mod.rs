@@ -23,7 +23,7 @@ use eval_cache::EvalCache;
 use ordering::OrderingTables;
 use params::{
     ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND,
-    MAX_PLY, TB_WIN,
+    MAX_DRAW_SCORE, MAX_PLY, TB_WIN,
 };
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable};
@@ -76,6 +76,7 @@ pub struct Engine {
     ordering: OrderingTables,
     eval_cache: EvalCache,
     tablebases: Option<Arc<SyzygyTables>>,
+    draw_score: i32,
 }
 
 impl Default for Engine {
@@ -93,7 +94,15 @@ impl Engine {
             ordering: OrderingTables::default(),
             eval_cache: EvalCache::default(),
             tablebases: None,
+            draw_score: 0,
         }
+    }
+
+    /// What a draw (by repetition, the fifty-move rule, stalemate or too little material) is
+    /// worth to the side to move at the root, in centipawns: Crafty's `drawscore`, Terra's
+    /// `contempt`. Negative avoids draws, positive seeks them; 0 by default.
+    pub fn set_draw_score(&mut self, centipawns: i32) {
+        self.draw_score = centipawns.clamp(-MAX_DRAW_SCORE, MAX_DRAW_SCORE);
     }
 
     /// Searches with these Syzygy tables (or none): WDL probes below the root, and at a root
@@ -214,6 +223,8 @@ impl Engine {
             quiets: vec![Vec::new(); MAX_PLY + 1],
             tablebases,
             tb_hits: 0,
+            draw_score: self.draw_score,
+            root_turn: pos.turn(),
         };
 
         let mut best = None;
@@ -448,6 +459,28 @@ mod tests {
         // Without that history the same move is just a move in a lost position.
         let fresh = Engine::new(1).search(&root, &[], &limits, &stop, |_| {});
         assert!(matches!(fresh.info.map(|i| i.score), Some(Score::Cp(cp)) if cp < -500));
+    }
+
+    #[test]
+    fn the_draw_score_decides_between_a_repetition_and_a_pawn_down() {
+        // Black, a pawn down, can repeat the game's earlier position with Kh8.
+        let root = pos("6k1/8/8/8/8/8/P7/6K1 b - - 10 40");
+        let repeated = pos("7k/8/8/8/8/8/P7/6K1 w - - 11 41");
+        let history = [position_hash(&repeated), 1, 2];
+        let stop = AtomicBool::new(false);
+        let best = |draw_score| {
+            let mut engine = Engine::new(1);
+            engine.set_draw_score(draw_score);
+            let outcome = engine.search(&root, &history, &SearchLimits::depth(4), &stop, |_| {});
+            (outcome.best.map(|m| m.to().to_string()), outcome.info.map(|i| i.score))
+        };
+        // A draw worth nothing beats a pawn down; one worth three pawns less does not.
+        assert_eq!(best(0), (Some("h8".to_owned()), Some(Score::Cp(0))));
+        let (avoiding, score) = best(-300);
+        assert_ne!(avoiding, Some("h8".to_owned()));
+        assert!(matches!(score, Some(Score::Cp(cp)) if (-300..0).contains(&cp)), "{score:?}");
+        // Seeking draws, the repetition scores the draw score.
+        assert_eq!(best(150), (Some("h8".to_owned()), Some(Score::Cp(150))));
     }
 
     #[test]

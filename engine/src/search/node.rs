@@ -67,6 +67,11 @@ pub struct Searcher<'a> {
     pub tablebases: Option<&'a SyzygyTables>,
     /// Tablebase probes that gave a value.
     pub tb_hits: u64,
+    /// What a draw is worth to the side to move at the root (Crafty's `drawscore`): the
+    /// opponent sees the opposite.
+    pub draw_score: i32,
+    /// The side to move at the root.
+    pub root_turn: shakmaty::Color,
 }
 
 impl Searcher<'_> {
@@ -90,6 +95,11 @@ impl Searcher<'_> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
         false
+    }
+
+    /// The score of a draw in `pos`, for its side to move.
+    fn draw(&self, pos: &Chess) -> i32 {
+        if pos.turn() == self.root_turn { self.draw_score } else { -self.draw_score }
     }
 
     /// Whether the current node (the last entry of `path`) repeats an earlier position
@@ -121,10 +131,14 @@ impl Searcher<'_> {
         let in_check = pos.is_check();
         if ply > 0 {
             if self.is_repetition(pos.halfmoves()) || pos.is_insufficient_material() {
-                return 0;
+                return self.draw(pos);
             }
             if pos.halfmoves() >= 100 {
-                return if in_check && pos.legal_moves().is_empty() { -MATE + ply as i32 } else { 0 };
+                return if in_check && pos.legal_moves().is_empty() {
+                    -MATE + ply as i32
+                } else {
+                    self.draw(pos)
+                };
             }
             // Mate distance pruning: no line from here beats a mate found closer to the root.
             alpha = alpha.max(-MATE + ply as i32);
@@ -242,7 +256,7 @@ impl Searcher<'_> {
         if tt_move.is_none() {
             if !self.generate(&mut picker, pos, ply, None, prev) {
                 self.pickers[ply] = picker;
-                return if in_check { -MATE + ply as i32 } else { 0 };
+                return if in_check { -MATE + ply as i32 } else { self.draw(pos) };
             }
             generated = true;
         }

@@ -26,6 +26,9 @@ pub const TB_WIN: i32 = 20_000;
 /// search of any depth improves on it.
 pub const TB_DEPTH_BONUS: i32 = 6;
 
+/// The largest draw score the search takes, in centipawns (the policy's `contempt` range).
+pub const MAX_DRAW_SCORE: i32 = 500;
+
 /// The default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
 
