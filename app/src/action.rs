@@ -132,6 +132,8 @@ pub enum Action {
     ShowTestSuite,
     /// Choose the folder of the Syzygy tablebases in the native folder dialog.
     PickTablebases,
+    /// Let Kibitz think on the player's time, or stop it.
+    SetPonder(bool),
     /// Pick a test suite in the native file dialog.
     BrowseSuite,
     /// Open a position (of a test suite) in the Study workspace.

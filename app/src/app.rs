@@ -280,6 +280,12 @@ impl KibitzApp {
         self.play.is_thinking()
     }
 
+    /// The reply Kibitz ponders on in the game being played, if it ponders now.
+    #[must_use]
+    pub fn pondering_on(&self) -> Option<shakmaty::Move> {
+        self.play.pondering_on(!self.human)
+    }
+
     /// Whether the board is shown from Black's side.
     #[must_use]
     pub fn is_flipped(&self) -> bool {
@@ -662,7 +668,10 @@ impl KibitzApp {
         });
         handle.send(self.learning.command());
         handle.send(Command::SetDrawScore(self.settings.policy.contempt));
-        Seat::engine("Kibitz", EngineSeat::new(Box::new(handle), level.limits(), true))
+        Seat::engine(
+            "Kibitz",
+            EngineSeat::new(Box::new(handle), level.limits(), true).pondering(self.settings.ponder),
+        )
     }
 
     /// A configured external engine, started now; it searches within the clock, or for
@@ -875,6 +884,10 @@ impl KibitzApp {
             }
             Action::BrowseEngine => self.files.pick_engine(),
             Action::PickTablebases => self.files.pick_tablebases(),
+            Action::SetPonder(on) => {
+                self.settings.ponder = on;
+                self.play.set_pondering(on);
+            }
             Action::ShowTestSuite => {
                 let dialog = TestSuiteDialog::new(self.settings.engines.clone(), Arc::clone(&self.repaint));
                 self.dialog = Some(Dialog::TestSuite(dialog));
@@ -1280,6 +1293,7 @@ impl KibitzApp {
             }),
             hint: if study { None } else { self.hints.words(table.game().position_at_node(current)) },
             tablebases: tablebases.as_deref(),
+            ponder: self.settings.ponder,
         };
         egui::Panel::top("workspaces").show(ui, |ui| {
             workspace_tabs(ui, self.workspace, has_study, &mut actions);

@@ -66,9 +66,11 @@ pub struct Settings {
     pub hints_per_game: u32,
     /// The Tournament workspace's form.
     pub tournament: TournamentChoices,
-    /// The folder of the Syzygy tablebases, if the user has them: tournaments adjudicate by
-    /// them.
+    /// The folder of the Syzygy tablebases, if the user has them: Kibitz at full strength,
+    /// the analysis, annotations and hints search with them; tournaments adjudicate by them.
     pub tablebases: Option<PathBuf>,
+    /// Whether Kibitz thinks on the player's time (Crafty's `ponder on`); off by default.
+    pub ponder: bool,
 }
 
 /// The most hints a game may allow.
@@ -98,6 +100,7 @@ impl Default for Settings {
             hints_per_game: 3,
             tournament: TournamentChoices::default(),
             tablebases: None,
+            ponder: false,
         }
     }
 }

@@ -60,6 +60,8 @@ pub struct PanelModel<'a> {
     pub hint: Option<String>,
     /// The folder of the Syzygy tablebases, if the user chose one.
     pub tablebases: Option<&'a std::path::Path>,
+    /// Whether Kibitz thinks on the player's time.
+    pub ponder: bool,
 }
 
 impl PanelModel<'_> {
@@ -191,6 +193,11 @@ impl SidePanel {
             }
             if ui.button("Test suite").clicked() {
                 actions.push(Action::ShowTestSuite);
+            }
+            let mut ponder = model.ponder;
+            let hover = "Kibitz thinks on your time about the reply it expects (Crafty's ponder on)";
+            if ui.checkbox(&mut ponder, "Ponder").on_hover_text(hover).changed() {
+                actions.push(Action::SetPonder(ponder));
             }
             let tables = match model.tablebases {
                 Some(folder) => format!("Syzygy tables: {}. Choose another folder.", folder.display()),

@@ -20,6 +20,18 @@ struct Thinking {
     search: Option<(i32, u8)>,
 }
 
+/// A search on the opponent's time, in the position after the reply the engine expects
+/// (Crafty's `ponder on`).
+struct Ponder {
+    id: u64,
+    /// The reply expected.
+    expected: Move,
+    /// The game's length once that reply is played.
+    ply: usize,
+    /// The position after it.
+    root: Chess,
+}
+
 /// An engine at the board.
 pub struct EngineSeat {
     player: Box<dyn Player>,
@@ -30,13 +42,23 @@ pub struct EngineSeat {
     /// Whether it finished its handshake.
     ready: bool,
     thinking: Option<Thinking>,
+    /// Whether it thinks on the opponent's time (Kibitz's own engine only).
+    ponders: bool,
+    ponder: Option<Ponder>,
 }
 
 impl EngineSeat {
     /// An engine that searches within `base` (and the clock).
     #[must_use]
     pub fn new(player: Box<dyn Player>, base: SearchLimits, builtin: bool) -> Self {
-        EngineSeat { player, base, builtin, ready: builtin, thinking: None }
+        EngineSeat { player, base, builtin, ready: builtin, thinking: None, ponders: false, ponder: None }
+    }
+
+    /// Lets Kibitz's own engine think on the opponent's time (an external engine never does).
+    #[must_use]
+    pub fn pondering(mut self, on: bool) -> Self {
+        self.ponders = on && self.builtin;
+        self
     }
 }
 
@@ -142,8 +164,29 @@ impl Table {
         }
     }
 
-    /// Starts the search of the engine to move, if it is an engine's turn and it is idle.
+    /// Switches pondering on or off for Kibitz's own engines; off stops their ponder searches.
+    pub fn set_pondering(&mut self, on: bool) {
+        for seat in self.seats.iter_mut() {
+            if let Some(engine) = seat.engine.as_mut() {
+                engine.ponders = on && engine.builtin;
+                if !on && engine.ponder.take().is_some() {
+                    engine.player.send(Command::Stop);
+                }
+            }
+        }
+    }
+
+    /// The reply the engine playing `side` ponders on, if it does.
+    #[must_use]
+    pub fn pondering_on(&self, side: Color) -> Option<Move> {
+        self.seats.get(side).engine.as_ref()?.ponder.as_ref().map(|p| p.expected)
+    }
+
+    /// Starts the search of the engine to move, if it is an engine's turn and it is idle. A
+    /// ponder search whose reply was played becomes that search (`PonderHit`); one whose
+    /// reply was not is stopped.
     pub fn start_search(&mut self) {
+        self.settle_ponder();
         if self.conductor.is_over() {
             return;
         }
@@ -165,11 +208,60 @@ impl Table {
         }
     }
 
+    /// Ends the ponder searches the game has moved past: a hit becomes the engine's search
+    /// for its move, anything else (another reply, a take-back, the end of the game) stops.
+    fn settle_ponder(&mut self) {
+        let over = self.conductor.is_over();
+        let game = self.conductor.game();
+        let (ply, last) = (game.len(), game.moves().last().copied());
+        for side in [Color::White, Color::Black] {
+            let seat = self.seats.get_mut(side);
+            let Some(engine) = seat.engine.as_mut() else { continue };
+            let Some(ponder) = engine.ponder.as_ref() else { continue };
+            if ply < ponder.ply && !over {
+                continue;
+            }
+            let Some(ponder) = engine.ponder.take() else { continue };
+            if !over && ply == ponder.ply && last == Some(ponder.expected) {
+                engine.player.send(Command::PonderHit);
+                let san = shakmaty::san::San::from_move(game.position_at(ponder.ply - 1), ponder.expected);
+                seat.said = Some(format!("Ponder hit: it expected {san}"));
+                engine.thinking = Some(Thinking { id: ponder.id, root: ponder.root, search: None });
+            } else {
+                engine.player.send(Command::Stop);
+            }
+        }
+    }
+
+    /// After `side`'s engine moved: it ponders on the reply it expects, if it ponders.
+    fn start_ponder(&mut self, side: Color, expected: Option<Move>) {
+        let Some(engine) = self.seats.get(side).engine.as_ref() else { return };
+        let game = self.conductor.game();
+        let Some(expected) =
+            expected.filter(|&m| engine.ponders && !self.conductor.is_over() && game.position().is_legal(m))
+        else {
+            return;
+        };
+        let mut moves = game.moves().to_vec();
+        moves.push(expected);
+        let mut root = game.position().clone();
+        root.play_unchecked(expected);
+        let limits = SearchLimits { ponder: true, ..self.conductor.limits(side, engine.base.clone()) };
+        let id = self.next_id;
+        self.next_id += 1;
+        engine.player.send(Command::Position { start: game.start().clone(), moves });
+        engine.player.send(Command::Go { id, purpose: Purpose::Play, limits });
+        let ply = game.len() + 1;
+        if let Some(engine) = self.seats.get_mut(side).engine.as_mut() {
+            engine.ponder = Some(Ponder { id, expected, ply, root });
+        }
+    }
+
     /// Stops every search; their results will be ignored.
     pub fn stop(&mut self) {
         for seat in self.seats.iter_mut() {
             if let Some(engine) = seat.engine.as_mut()
-                && engine.thinking.take().is_some()
+                && (engine.thinking.take().is_some() | engine.ponder.take().is_some())
             {
                 engine.player.send(Command::Stop);
             }
@@ -216,6 +308,11 @@ impl Table {
                     self.conductor.record_search(side, &root, &info);
                 }
             }
+            Event::Info { id, info } if engine.ponder.as_ref().is_some_and(|p| p.id == id) => {
+                if let Some(ponder) = &engine.ponder {
+                    seat.line = Some(format!("Pondering: {}", format_line(&ponder.root, &info)));
+                }
+            }
             Event::BookMove { id, choice } if current(id) => {
                 if let Some(thinking) = engine.thinking.as_mut() {
                     seat.line = Some(format_book(&thinking.root, &choice));
@@ -232,7 +329,7 @@ impl Table {
                     });
                 }
             }
-            Event::BestMove { id, best, .. } if current(id) => {
+            Event::BestMove { id, best, ponder, .. } if current(id) => {
                 let Some(thinking) = engine.thinking.take() else { return };
                 seat.best = None;
                 let ply = self.conductor.game().len();
@@ -249,6 +346,7 @@ impl Table {
                     }
                 };
                 news.extend(events.into_iter().map(News::Game));
+                self.start_ponder(side, best.and(ponder));
             }
             Event::Ready { .. } => engine.ready = true,
             Event::OfferDraw => news.extend(self.conductor.offer_draw(side).into_iter().map(News::Game)),
