@@ -33,8 +33,11 @@ fn main() {
         }
     };
     println!("ending  tables  mated within 50 moves  mean plies  seconds");
-    for (name, roles) in [("KQvK", [Role::Queen].as_slice()), ("KRvK", &[Role::Rook]), ("KBNvK", &[Role::Bishop, Role::Knight])]
-    {
+    for (name, roles) in [
+        ("KQvK", [Role::Queen].as_slice()),
+        ("KRvK", &[Role::Rook]),
+        ("KBNvK", &[Role::Bishop, Role::Knight]),
+    ] {
         let mut rng = StdRng::seed_from_u64(2026);
         let mut positions = Vec::new();
         while positions.len() < starts {

@@ -4,13 +4,15 @@
 //! the side to move, each a middlegame/endgame pair blended by the material left on the board
 //! (a "tapered" evaluation). The weights are in `eval/weights.rs`; `eval/trace.rs` exposes the
 //! evaluation as a linear model of them for the tuner (`engine/examples/tune.rs`); the king
-//! danger, being quadratic, is outside that model and counts as fixed there.
+//! danger, being quadratic, is outside that model and counts as fixed there, as is the push of
+//! a bare king to the edge (`eval/mop_up.rs`).
 
 mod attacks;
 mod breakdown;
 mod king_safety;
 mod masks;
 mod mobility;
+mod mop_up;
 mod pawns;
 mod pieces;
 mod psqt;
@@ -65,7 +67,8 @@ fn score_white(pos: &Chess, trace: &mut impl Trace) -> (Tapered, i32) {
         Color::White => TEMPO,
         Color::Black => -TEMPO,
     };
-    (score + tempo, phase)
+    let lone_king = mop_up::mop_up(pos.board());
+    (score + tempo + Tapered { mg: lone_king, eg: lone_king }, phase)
 }
 
 /// The unblended score of a board from White's point of view, and the game phase.

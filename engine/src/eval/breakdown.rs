@@ -32,11 +32,13 @@ pub enum EvalPart {
     Threats,
     /// The side to move's bonus.
     Tempo,
+    /// Driving a bare king to the edge, when the other side has mating material.
+    LoneKing,
 }
 
 impl EvalPart {
     /// Every part, in the order of [`Breakdown::parts`].
-    pub const ALL: [EvalPart; 8] = [
+    pub const ALL: [EvalPart; 9] = [
         EvalPart::Material,
         EvalPart::PieceSquares,
         EvalPart::Mobility,
@@ -45,6 +47,7 @@ impl EvalPart {
         EvalPart::KingSafety,
         EvalPart::Threats,
         EvalPart::Tempo,
+        EvalPart::LoneKing,
     ];
 
     /// The part's name for the player: "Material", "King safety".
@@ -59,6 +62,7 @@ impl EvalPart {
             EvalPart::KingSafety => "King safety",
             EvalPart::Threats => "Threats",
             EvalPart::Tempo => "Tempo",
+            EvalPart::LoneKing => "Lone king",
         }
     }
 
@@ -181,6 +185,10 @@ pub fn breakdown(pos: &Chess) -> Breakdown {
     };
     parts.white[EvalPart::KingSafety.index()] = safety(Color::White, &white_attacks, &black_attacks);
     parts.black[EvalPart::KingSafety.index()] = safety(Color::Black, &black_attacks, &white_attacks);
+    // The push of a bare king, to the side that pushes it.
+    let lone_king = f64::from(super::mop_up::mop_up(board));
+    let pusher = if lone_king >= 0.0 { Color::White } else { Color::Black };
+    parts.get_mut(pusher)[EvalPart::LoneKing.index()] = (lone_king.abs(), lone_king.abs());
 
     let max = f64::from(EvalTrace::MAX_PHASE);
     let blend = |(mg, eg): (f64, f64)| (mg * f64::from(phase) + eg * (max - f64::from(phase))) / max;
@@ -202,6 +210,8 @@ mod tests {
             "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 50",
             "6k1/5ppp/8/8/8/5n1b/5PPP/1q4K1 w - - 0 1",
             "r3k2r/pp3ppp/2n5/3qp3/3P4/2P2N2/P4PPP/R2QR1K1 b kq - 0 14",
+            "8/8/8/3k4/8/8/8/R3K3 b - - 0 60",
+            "4r3/8/8/8/8/1K6/8/5k2 w - - 0 60",
         ];
         for fen in fens {
             let pos = crate::eval::tests::pos(fen);
