@@ -4,7 +4,7 @@
 //! no notion of progress in KQvK, KRvK or KBNvK short of seeing the mate, and a game runs into
 //! the fifty-move rule. It is endgame knowledge outside the tuner's linear model.
 
-use shakmaty::{Bitboard, Board, Color, Role, Square};
+use shakmaty::{Bitboard, Board, Color, Square};
 
 /// Centipawns per step of the lone king away from the centre (or towards the right corner).
 const EDGE: i32 = 20;
