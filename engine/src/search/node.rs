@@ -1,7 +1,7 @@
 //! The recursive part of the search: negamax alpha-beta with principal variation search,
 //! and quiescence search.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Chess, EnPassantMode, FromSetup, Move, Piece, Position, Role, attacks};
@@ -18,23 +18,37 @@ use super::params::{
 use super::see::see;
 use super::time::Budget;
 use super::tt::{Bound, Entry, TranspositionTable};
-use super::{Listener, position_hash};
+use super::{Listener, ThreadTables, position_hash};
 use crate::eval::evaluate;
 
-/// The state of one running search.
+/// How one thread's node count meets the other threads' in a search on several threads.
+#[derive(Copy, Clone)]
+pub enum Tally<'a> {
+    /// The main thread: the helpers' nodes as they last added them, counted in its node limit
+    /// and its reports.
+    Main(&'a AtomicU64),
+    /// A helper thread: where it adds its nodes as it goes.
+    Helper(&'a AtomicU64),
+}
+
+/// The state of one thread of one running search.
 pub struct Searcher<'a> {
-    /// The transposition table, shared with later searches.
-    pub tt: &'a mut TranspositionTable,
-    /// Killers and history, shared with later searches.
+    /// The transposition table, shared with the other threads and with later searches.
+    pub tt: &'a TranspositionTable,
+    /// Killers and history, this thread's, kept for later searches.
     pub ordering: &'a mut OrderingTables,
-    /// Static evaluations of positions seen before, shared with later searches.
+    /// Static evaluations of positions seen before, this thread's, kept for later searches.
     pub eval_cache: &'a mut EvalCache,
     /// Set from outside to end the search.
     pub stop: &'a AtomicBool,
     /// The limits of this search.
     pub budget: &'a Budget<'a>,
-    /// Nodes visited so far.
+    /// Nodes visited so far by this thread.
     pub nodes: u64,
+    /// How `nodes` meets the other threads' counts.
+    pub tally: Tally<'a>,
+    /// The part of `nodes` a helper has added to the tally.
+    published: u64,
     /// The deepest ply reached in the current iteration.
     pub seldepth: u32,
     /// Set once the search ran out of time or nodes or was stopped; its results are void.
@@ -63,16 +77,71 @@ pub struct Searcher<'a> {
     pub quiets: Vec<Vec<Move>>,
 }
 
-impl Searcher<'_> {
+impl<'a> Searcher<'a> {
+    /// A searcher at the root, which is `path`'s last position, for one thread with its
+    /// `tables`, reporting to `listener`.
+    pub fn new(
+        tt: &'a TranspositionTable,
+        tables: &'a mut ThreadTables,
+        stop: &'a AtomicBool,
+        budget: &'a Budget<'a>,
+        tally: Tally<'a>,
+        listener: &'a mut dyn Listener,
+        path: Vec<u64>,
+    ) -> Searcher<'a> {
+        Searcher {
+            tt,
+            ordering: &mut tables.ordering,
+            eval_cache: &mut tables.eval_cache,
+            stop,
+            budget,
+            nodes: 0,
+            tally,
+            published: 0,
+            seldepth: 0,
+            aborted: false,
+            path,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            root_moves: Vec::new(),
+            root_restricted: false,
+            root_depth: 0,
+            listener,
+            line: vec![None; MAX_PLY + 1],
+            evals: vec![0; MAX_PLY + 1],
+            pickers: (0..=MAX_PLY).map(|_| MovePicker::default()).collect(),
+            quiets: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
+
+    /// The nodes of the search so far: on the main thread, over all threads (the helpers'
+    /// as they last added them); on a helper, its own.
+    pub fn total_nodes(&self) -> u64 {
+        match self.tally {
+            Tally::Main(helpers) => self.nodes + helpers.load(Ordering::Relaxed),
+            Tally::Helper(_) => self.nodes,
+        }
+    }
+
     /// Whether the node budget is spent.
     pub fn out_of_nodes(&self) -> bool {
-        self.budget.nodes.is_some_and(|limit| self.nodes >= limit)
+        self.budget.nodes.is_some_and(|limit| self.total_nodes() >= limit)
+    }
+
+    /// A helper adds the nodes it has not added yet to the tally.
+    pub fn publish(&mut self) {
+        if let Tally::Helper(tally) = self.tally {
+            tally.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
     }
 
     /// Counts a node and decides whether the search must end now.
     fn visit(&mut self, ply: usize) -> bool {
         if self.aborted {
             return true;
+        }
+        if self.nodes.is_multiple_of(TIME_CHECK_INTERVAL) {
+            self.publish();
         }
         if self.stop.load(Ordering::Relaxed)
             || self.out_of_nodes()
