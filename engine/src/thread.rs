@@ -30,6 +30,8 @@ enum Request {
     Go { id: u64, purpose: Purpose, limits: SearchLimits, stop: Arc<AtomicBool>, pondering: Arc<AtomicBool> },
     /// A new transposition table size in megabytes.
     Hash(usize),
+    /// The number of threads a search runs on.
+    Threads(usize),
 }
 
 /// The owner's side of one engine thread. Dropping it stops the search and ends the thread.
@@ -104,6 +106,12 @@ impl EngineHandle {
     /// running search, if any, has ended.
     pub fn set_hash_size(&self, megabytes: usize) {
         let _ = self.requests.send(Request::Hash(megabytes));
+    }
+
+    /// Searches on `threads` threads (at least 1; see [`Engine::set_threads`]) from the next
+    /// search on.
+    pub fn set_threads(&self, threads: usize) {
+        let _ = self.requests.send(Request::Threads(threads));
     }
 
     /// Queues an event of the handle's own (a refused option), as if the thread had sent it.
@@ -211,6 +219,7 @@ impl Worker {
                     Command::Stop | Command::Go { .. } | Command::PonderHit | Command::SetOption { .. },
                 ) => {}
                 Request::Hash(megabytes) => self.engine.set_hash_size(megabytes),
+                Request::Threads(threads) => self.engine.set_threads(threads),
                 Request::Go { id, purpose, limits, stop, pondering } => {
                     self.go(id, purpose, &limits, &stop, &pondering, requests)
                 }

@@ -19,7 +19,7 @@ pub use time::{Allotment, allot};
 
 use crate::{LearnedPosition, Score, ScoreBound, SearchInfo, SearchLimits};
 use eval_cache::EvalCache;
-use node::{Searcher, Tally};
+use node::Searcher;
 use ordering::OrderingTables;
 use params::{
     ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND,
@@ -32,6 +32,13 @@ use tt::{Bound, Entry, TranspositionTable};
 #[must_use]
 pub fn position_hash(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The most threads a search may use (the UCI option `Threads`, xboard's `cores`): the
+/// machine's logical cores, at least 1.
+#[must_use]
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// What one search found.
@@ -84,8 +91,10 @@ struct ThreadTables {
 /// With more than one thread ([`Engine::set_threads`]) the search is Lazy SMP: helper
 /// threads search the same root as the main thread, each with its own tables, skipping some
 /// depths, and share what they find through the transposition table. The main thread alone
-/// reports, decides when to stop and chooses the move; its reports count every thread's
-/// nodes.
+/// reports, decides when to stop (the helpers stop with it) and chooses the move. Node counts,
+/// in the reports and in a node limit, are over all threads; each thread adds its nodes to
+/// the count every [`NODE_TALLY_INTERVAL`](params::NODE_TALLY_INTERVAL) nodes, so a node
+/// limit may be passed by that many nodes per helper.
 pub struct Engine {
     tt: TranspositionTable,
     main: ThreadTables,
@@ -205,39 +214,41 @@ impl Engine {
         let mut path = history.to_vec();
         path.push(root.hash);
 
-        // The helpers' nodes, as they add them; set once the main thread is done.
-        let helper_nodes = AtomicU64::new(0);
+        // The nodes of all threads, as they add them.
+        let tally = AtomicU64::new(0);
+        // Set once the main thread is done: the helpers' stop flag.
         let done = AtomicBool::new(false);
         let (tt, helpers) = (&self.tt, &mut self.helpers);
-        let helper_budget = Budget { hard: None, soft: None, nodes: None, ..budget };
-        let (played, main_nodes) = std::thread::scope(|scope| {
+        let helper_budget = Budget { hard: None, soft: None, ..budget };
+        let played = std::thread::scope(|scope| {
             for (index, tables) in helpers.iter_mut().enumerate() {
-                let (done, helper_budget, helper_nodes, root) = (&done, &helper_budget, &helper_nodes, &root);
+                let (done, helper_budget, tally, root) = (&done, &helper_budget, &tally, &root);
                 let path = path.clone();
                 let work = move || {
                     let mut silent = |_: &SearchInfo| {};
-                    let tally = Tally::Helper(helper_nodes);
                     let mut node = Searcher::new(tt, tables, done, helper_budget, tally, &mut silent, path);
                     help(&mut node, root, index + 1);
+                    node.publish();
                 };
                 // A helper that cannot be started is done without.
                 let _ = std::thread::Builder::new()
                     .name(format!("kibitz-helper-{}", index + 1))
                     .spawn_scoped(scope, work);
             }
-            let mut node =
-                Searcher::new(tt, &mut self.main, stop, &budget, Tally::Main(&helper_nodes), listener, path);
+            let mut node = Searcher::new(tt, &mut self.main, stop, &budget, &tally, listener, path);
             let played = deepen(&mut node, &root, limits);
             done.store(true, Ordering::Relaxed);
+            node.publish();
             let best = played
                 .best
                 .or_else(|| node.tt.probe(root.hash, 0).and_then(|e| e.best))
                 .filter(|m| root_moves.contains(m))
                 .or(root_moves.first().copied())
                 .or(Some(first_legal));
-            (Played { best, ..played }, node.nodes)
+            Played { best, ..played }
         });
-        let nodes = main_nodes + helper_nodes.load(Ordering::Relaxed);
+        // Every thread has added all its nodes by now.
+        let nodes = tally.load(Ordering::Relaxed);
         SearchOutcome {
             best: played.best,
             ponder: played.ponder,
@@ -334,8 +345,8 @@ fn deepen(node: &mut Searcher<'_>, root: &Root<'_>, limits: &SearchLimits) -> Pl
 
 /// A helper thread's iterative deepening (Lazy SMP): the whole root, one line, in silence,
 /// skipping the depths [`SKIP_SIZE`] and [`SKIP_PHASE`] give helper `number` (from 1), until
-/// the main thread is done (the helper's stop flag) or the last depth is searched. What it
-/// finds reaches the main thread through the transposition table.
+/// the main thread is done (the helper's stop flag), the node limit is reached or the last
+/// depth is searched. What it finds reaches the main thread through the transposition table.
 fn help(node: &mut Searcher<'_>, root: &Root<'_>, number: usize) {
     let k = (number - 1) % SKIP_SIZE.len();
     node.root_moves = root.moves.to_vec();
@@ -352,7 +363,6 @@ fn help(node: &mut Searcher<'_>, root: &Root<'_>, number: usize) {
             break;
         }
     }
-    node.publish();
 }
 
 /// Searches the root to `depth` in an aspiration window around `guess` (the line's score

@@ -11,25 +11,15 @@ use super::ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use super::params::{
     CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH,
     LMP_BASE, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MATE, MATE_BOUND, MAX_PLY,
-    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MARGIN_DIVISOR, NULL_MOVE_MARGIN_MAX, NULL_MOVE_MIN_DEPTH,
-    NULL_MOVE_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_PRUNE_MAX_DEPTH,
-    SEE_QUIET_MARGIN, SEE_VALUES, TIME_CHECK_INTERVAL, lmr_reduction,
+    NODE_TALLY_INTERVAL, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MARGIN_DIVISOR, NULL_MOVE_MARGIN_MAX,
+    NULL_MOVE_MIN_DEPTH, NULL_MOVE_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
+    SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_VALUES, TIME_CHECK_INTERVAL, lmr_reduction,
 };
 use super::see::see;
 use super::time::Budget;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Listener, ThreadTables, position_hash};
 use crate::eval::evaluate;
-
-/// How one thread's node count meets the other threads' in a search on several threads.
-#[derive(Copy, Clone)]
-pub enum Tally<'a> {
-    /// The main thread: the helpers' nodes as they last added them, counted in its node limit
-    /// and its reports.
-    Main(&'a AtomicU64),
-    /// A helper thread: where it adds its nodes as it goes.
-    Helper(&'a AtomicU64),
-}
 
 /// The state of one thread of one running search.
 pub struct Searcher<'a> {
@@ -45,9 +35,9 @@ pub struct Searcher<'a> {
     pub budget: &'a Budget<'a>,
     /// Nodes visited so far by this thread.
     pub nodes: u64,
-    /// How `nodes` meets the other threads' counts.
-    pub tally: Tally<'a>,
-    /// The part of `nodes` a helper has added to the tally.
+    /// The nodes of every thread of the search, as each last added its own.
+    pub tally: &'a AtomicU64,
+    /// The part of `nodes` added to the tally.
     published: u64,
     /// The deepest ply reached in the current iteration.
     pub seldepth: u32,
@@ -85,7 +75,7 @@ impl<'a> Searcher<'a> {
         tables: &'a mut ThreadTables,
         stop: &'a AtomicBool,
         budget: &'a Budget<'a>,
-        tally: Tally<'a>,
+        tally: &'a AtomicU64,
         listener: &'a mut dyn Listener,
         path: Vec<u64>,
     ) -> Searcher<'a> {
@@ -113,13 +103,10 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The nodes of the search so far: on the main thread, over all threads (the helpers'
-    /// as they last added them); on a helper, its own.
+    /// The nodes of the search so far, over all threads: the tally and this thread's nodes
+    /// not added to it yet (on one thread, exactly `nodes`).
     pub fn total_nodes(&self) -> u64 {
-        match self.tally {
-            Tally::Main(helpers) => self.nodes + helpers.load(Ordering::Relaxed),
-            Tally::Helper(_) => self.nodes,
-        }
+        self.tally.load(Ordering::Relaxed) + (self.nodes - self.published)
     }
 
     /// Whether the node budget is spent.
@@ -127,12 +114,10 @@ impl<'a> Searcher<'a> {
         self.budget.nodes.is_some_and(|limit| self.total_nodes() >= limit)
     }
 
-    /// A helper adds the nodes it has not added yet to the tally.
+    /// Adds the nodes not added yet to the tally.
     pub fn publish(&mut self) {
-        if let Tally::Helper(tally) = self.tally {
-            tally.fetch_add(self.nodes - self.published, Ordering::Relaxed);
-            self.published = self.nodes;
-        }
+        self.tally.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
     }
 
     /// Counts a node and decides whether the search must end now.
@@ -140,7 +125,7 @@ impl<'a> Searcher<'a> {
         if self.aborted {
             return true;
         }
-        if self.nodes.is_multiple_of(TIME_CHECK_INTERVAL) {
+        if self.nodes.is_multiple_of(NODE_TALLY_INTERVAL) {
             self.publish();
         }
         if self.stop.load(Ordering::Relaxed)

@@ -17,6 +17,8 @@ pub enum XboardCommand {
     Ignore,
     /// `new`: the start position, the engine plays Black, no depth limit.
     New,
+    /// `cores N`: search on at most N threads (announced with `feature smp=1`).
+    Cores(usize),
     /// `level`, `st`: the time control.
     TimeControl(TimeControl),
     /// `sd N`: a depth limit besides the clock.
@@ -88,7 +90,10 @@ pub fn parse_line(line: &str) -> XboardCommand {
             .parse()
             .map_or_else(|_| error("protover needs a version number".to_owned()), XboardCommand::Protover),
         "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "hard" | "easy" | "ics"
-        | "variant" | "cores" | "memory" | "egtpath" => XboardCommand::Ignore,
+        | "variant" | "memory" | "egtpath" => XboardCommand::Ignore,
+        "cores" => {
+            rest.parse().map_or_else(|_| error("cores needs a number".to_owned()), XboardCommand::Cores)
+        }
         "option" if rest.is_empty() => error("option needs a name".to_owned()),
         "option" => {
             let (name, value) = rest.split_once('=').unwrap_or((rest, ""));
@@ -170,6 +175,7 @@ mod tests {
             XboardCommand::TimeControl(TimeControl::MoveTime(Duration::from_secs(5)))
         );
         assert_eq!(parse_line("sd 7"), XboardCommand::Depth(7));
+        assert_eq!(parse_line("cores 3"), XboardCommand::Cores(3));
         assert_eq!(parse_line("sn 5000"), XboardCommand::Nodes(5000));
         assert_eq!(parse_line("time 1234"), XboardCommand::Time(Duration::from_millis(12_340)));
         assert_eq!(parse_line("otim -5"), XboardCommand::Otim(Duration::ZERO));
@@ -207,6 +213,8 @@ mod tests {
             "usermove e2e4 e7e5",
             "setboard",
             "protover",
+            "cores",
+            "cores many",
             "new game",
             "option",
         ] {
