@@ -575,6 +575,28 @@ mod tests {
     }
 
     #[test]
+    fn two_threads_ponder_and_stop_like_one() {
+        let handle = EngineHandle::spawn(|| {});
+        handle.set_threads(2);
+        let limits = SearchLimits { ponder: true, depth: Some(3), ..Default::default() };
+        handle.send(Command::Go { id: 1, purpose: Purpose::Play, limits });
+        std::thread::sleep(Duration::from_millis(300));
+        while let Some(event) = handle.try_recv() {
+            assert!(!matches!(event, Event::BestMove { .. }), "best move while pondering");
+        }
+        handle.send(Command::PonderHit);
+        assert!(wait_for_best(&handle, 1).is_some());
+        let infinite = SearchLimits { infinite: true, ..Default::default() };
+        handle.send(Command::Go { id: 2, purpose: Purpose::Analyse, limits: infinite });
+        std::thread::sleep(Duration::from_millis(200));
+        let stopped = Instant::now();
+        handle.send(Command::Stop);
+        let best = wait_for_best(&handle, 2).expect("a move");
+        assert!(Chess::default().is_legal(best));
+        assert!(stopped.elapsed() < Duration::from_secs(2), "took {:?} to stop", stopped.elapsed());
+    }
+
+    #[test]
     fn stop_right_after_go_still_answers() {
         let handle = EngineHandle::spawn(|| {});
         let infinite = SearchLimits { infinite: true, ..Default::default() };

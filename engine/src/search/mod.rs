@@ -510,6 +510,43 @@ mod tests {
     }
 
     #[test]
+    fn helpers_search_on_their_own_tables() {
+        let mut engine = Engine::new(4);
+        engine.set_threads(2);
+        assert_eq!(engine.threads(), 2);
+        let root = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let stop = AtomicBool::new(false);
+        let limits = SearchLimits::movetime(Duration::from_millis(300));
+        let outcome = engine.search(&root, &[], &limits, &stop, |_| {});
+        assert!(root.is_legal(outcome.best.expect("a move")));
+        // The helper's history learned from its own cutoffs.
+        let squares = || (0..64).map(shakmaty::Square::new);
+        let learned = squares().any(|from| {
+            squares().any(|to| {
+                let m = Move::Normal { role: shakmaty::Role::Pawn, from, capture: None, to, promotion: None };
+                [shakmaty::Color::White, shakmaty::Color::Black]
+                    .into_iter()
+                    .any(|side| engine.helpers[0].ordering.history(side, m) != 0)
+            })
+        });
+        assert!(learned, "the helper thread did not search");
+        engine.set_threads(1);
+        assert!(engine.helpers.is_empty());
+    }
+
+    #[test]
+    fn a_node_limit_counts_every_thread() {
+        let mut engine = Engine::new(4);
+        engine.set_threads(2);
+        let stop = AtomicBool::new(false);
+        let limit = 20_000;
+        let outcome = engine.search(&Chess::default(), &[], &SearchLimits::nodes(limit), &stop, |_| {});
+        assert!(outcome.best.is_some());
+        let slack = 2 * params::NODE_TALLY_INTERVAL;
+        assert!((limit..=limit + slack).contains(&outcome.nodes), "{} nodes", outcome.nodes);
+    }
+
+    #[test]
     fn stop_flag_still_gives_a_legal_move() {
         let stop = AtomicBool::new(true);
         let start = Chess::default();
