@@ -27,8 +27,8 @@ pub const MAX_HASH_MB: usize = 1024;
 /// How many nodes pass between two looks at the clock.
 pub const TIME_CHECK_INTERVAL: u64 = 1024;
 
-/// A helper thread adds its nodes to the search's count every this many nodes, so a node
-/// limit on several threads is passed by at most about this many nodes per helper.
+/// Each thread of a search adds its nodes to the search's count every this many nodes, so a
+/// node limit on several threads is passed by at most about this many nodes per helper.
 pub const NODE_TALLY_INTERVAL: u64 = 64;
 
 /// Time kept in reserve for communication delays when playing on a clock.
