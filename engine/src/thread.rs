@@ -30,6 +30,8 @@ enum Request {
     Go { id: u64, purpose: Purpose, limits: SearchLimits, stop: Arc<AtomicBool>, pondering: Arc<AtomicBool> },
     /// A new transposition table size in megabytes.
     Hash(usize),
+    /// The number of threads a search runs on.
+    Threads(usize),
 }
 
 /// The owner's side of one engine thread. Dropping it stops the search and ends the thread.
@@ -104,6 +106,12 @@ impl EngineHandle {
     /// running search, if any, has ended.
     pub fn set_hash_size(&self, megabytes: usize) {
         let _ = self.requests.send(Request::Hash(megabytes));
+    }
+
+    /// Searches on `threads` threads (at least 1; see [`Engine::set_threads`]) from the next
+    /// search on.
+    pub fn set_threads(&self, threads: usize) {
+        let _ = self.requests.send(Request::Threads(threads));
     }
 
     /// Queues an event of the handle's own (a refused option), as if the thread had sent it.
@@ -213,6 +221,7 @@ impl Worker {
                     Command::Stop | Command::Go { .. } | Command::PonderHit | Command::SetOption { .. },
                 ) => {}
                 Request::Hash(megabytes) => self.engine.set_hash_size(megabytes),
+                Request::Threads(threads) => self.engine.set_threads(threads),
                 Request::Go { id, purpose, limits, stop, pondering } => {
                     self.go(id, purpose, &limits, &stop, &pondering, requests)
                 }
@@ -565,6 +574,28 @@ mod tests {
         }
         handle.send(Command::PonderHit);
         assert!(wait_for_best(&handle, 5).is_some());
+    }
+
+    #[test]
+    fn two_threads_ponder_and_stop_like_one() {
+        let handle = EngineHandle::spawn(|| {});
+        handle.set_threads(2);
+        let limits = SearchLimits { ponder: true, depth: Some(3), ..Default::default() };
+        handle.send(Command::Go { id: 1, purpose: Purpose::Play, limits });
+        std::thread::sleep(Duration::from_millis(300));
+        while let Some(event) = handle.try_recv() {
+            assert!(!matches!(event, Event::BestMove { .. }), "best move while pondering");
+        }
+        handle.send(Command::PonderHit);
+        assert!(wait_for_best(&handle, 1).is_some());
+        let infinite = SearchLimits { infinite: true, ..Default::default() };
+        handle.send(Command::Go { id: 2, purpose: Purpose::Analyse, limits: infinite });
+        std::thread::sleep(Duration::from_millis(200));
+        let stopped = Instant::now();
+        handle.send(Command::Stop);
+        let best = wait_for_best(&handle, 2).expect("a move");
+        assert!(Chess::default().is_legal(best));
+        assert!(stopped.elapsed() < Duration::from_secs(2), "took {:?} to stop", stopped.elapsed());
     }
 
     #[test]

@@ -103,7 +103,7 @@ fn option_lines() -> Vec<String> {
     let mut lines = vec![
         format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
         "option name Clear Hash type button".to_owned(),
-        "option name Threads type spin default 1 min 1 max 1".to_owned(),
+        format!("option name Threads type spin default 1 min 1 max {}", crate::search::max_threads()),
         format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
         "option name Ponder type check default false".to_owned(),
         format!(
@@ -151,8 +151,7 @@ impl Session {
         match option {
             UciOption::Hash(megabytes) => handle.set_hash_size(megabytes),
             UciOption::ClearHash => handle.send(Command::ClearHash),
-            // Only one thread is supported; the parser accepts nothing else.
-            UciOption::Threads(_) => {}
+            UciOption::Threads(threads) => handle.set_threads(threads),
             UciOption::MultiPv(lines) => self.multipv = lines,
             // Pondering needs nothing from the engine beyond `go ponder`.
             UciOption::Ponder(_) => {}

@@ -22,7 +22,7 @@ pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 use crate::conductor::{Conductor, GameEvent};
 use crate::file_options::{load_policy, load_positions, load_postbook, open_book, open_tablebases};
 use crate::policy::{PolicyChange, PolicySettings};
-use crate::search::position_hash;
+use crate::search::{max_threads, position_hash};
 use crate::{
     Clock, Command, ENGINE_NAME, Engine, EngineHandle, EngineOption, Event, GameRecord, OptionError,
     OptionKind, Purpose, Score, SearchInfo, SearchLimits, Termination, TimeControl,
@@ -497,7 +497,7 @@ impl Session {
             XboardCommand::Protover(_) => {
                 let policy: Vec<String> = PolicySettings::options().iter().map(option_feature).collect();
                 say(&format!(
-                    "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 egt=\"syzygy\" {} {} done=1",
+                    "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 smp=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 egt=\"syzygy\" {} {} done=1",
                     OPTION_FEATURES.join(" "),
                     policy.join(" ")
                 ));
@@ -513,6 +513,7 @@ impl Session {
                 }
             }
             XboardCommand::TimeControl(tc) => self.set_time_control(tc),
+            XboardCommand::Cores(cores) => self.handle.set_threads(cores.clamp(1, max_threads())),
             XboardCommand::Depth(depth) => self.depth_limit = Some(depth),
             XboardCommand::Nodes(nodes) => self.node_limit = Some(nodes),
             XboardCommand::Time(time) => self.own_clock = Some(time),

@@ -18,6 +18,11 @@ fn legal_in(pos: &Chess, bestmove_line: &str) -> bool {
     text.parse::<UciMove>().ok().and_then(|m| m.to_move(pos).ok()).is_some()
 }
 
+/// The machine's logical cores, the most `Threads` the engine takes.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
 #[test]
 fn full_session() {
     let mut engine = Session::start();
@@ -38,7 +43,8 @@ fn full_session() {
     ] {
         assert!(intro.iter().any(|l| l.starts_with(&format!("option name {name} type"))), "{name}");
     }
-    assert!(intro.contains(&"option name Threads type spin default 1 min 1 max 1".to_owned()));
+    let threads = format!("option name Threads type spin default 1 min 1 max {}", cores());
+    assert!(intro.contains(&threads), "no '{threads}'");
 
     engine.send("isready");
     engine.expect("readyok", Duration::from_secs(5));
@@ -64,6 +70,39 @@ fn full_session() {
     });
     assert!(legal_in(&after, &best), "{best}");
     assert!(infos.iter().any(|l| l.starts_with("info depth 4 seldepth") && l.contains(" pv ")));
+}
+
+#[test]
+fn two_threads_search_to_a_depth_and_stop() {
+    let mut engine = Session::start();
+    engine.send("setoption name Threads value 2");
+    if cores() < 2 {
+        // A machine with one core refuses a second thread and searches on one.
+        let (line, _) = engine.expect("info string", Duration::from_secs(5));
+        assert!(line.contains("Threads must be a number from 1 to 1"), "{line}");
+    }
+    // Mate in two.
+    let fen = "7k/8/8/8/8/8/1R6/R5K1 w - - 0 1";
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go depth 6");
+    let (best, infos) = engine.expect("bestmove", Duration::from_secs(30));
+    let pos: Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .expect("FEN")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("legal");
+    assert!(legal_in(&pos, &best), "{best}");
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 6 ") && l.contains(" score mate 2 ")),
+        "no mate in two at depth 6: {infos:?}"
+    );
+    assert!(!infos.iter().any(|l| l.starts_with("info string")), "{infos:?}");
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("stop");
+    let (best, _) = engine.expect("bestmove", Duration::from_secs(2));
+    assert!(legal_in(&Chess::default(), &best), "{best}");
 }
 
 #[test]

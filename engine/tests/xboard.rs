@@ -50,6 +50,24 @@ fn plays_black_after_a_user_move_and_posts_thinking() {
 }
 
 #[test]
+fn announces_smp_and_plays_on_the_cores_it_is_given() {
+    let mut engine = Session::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    let (features, _) = engine.expect("feature", Duration::from_secs(5));
+    assert!(features.contains(" smp=1 "), "{features}");
+    engine.send("new");
+    // More cores than the machine has: the engine uses the machine's.
+    engine.send("cores 64");
+    engine.send("st 0.3");
+    engine.send("usermove e2e4");
+    let (line, before) = engine.expect("move ", Duration::from_secs(10));
+    let after = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    played(&after, &line);
+    assert!(!before.iter().any(|l| l.starts_with("Error")), "{before:?}");
+}
+
+#[test]
 fn go_plays_the_side_to_move_on_a_clock() {
     let mut engine = xboard();
     engine.send("new");

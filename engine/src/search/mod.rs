@@ -11,7 +11,7 @@ mod time;
 pub(crate) mod tt;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
@@ -20,10 +20,11 @@ pub use time::{Allotment, allot};
 
 use crate::{LearnedPosition, Score, ScoreBound, SearchInfo, SearchLimits, SyzygyTables};
 use eval_cache::EvalCache;
+use node::Searcher;
 use ordering::OrderingTables;
 use params::{
     ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND,
-    MAX_DRAW_SCORE, MAX_PLY, TB_WIN,
+    MAX_DRAW_SCORE, MAX_PLY, SKIP_PHASE, SKIP_SIZE, TB_WIN,
 };
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable};
@@ -32,6 +33,13 @@ use tt::{Bound, Entry, TranspositionTable};
 #[must_use]
 pub fn position_hash(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The most threads a search may use (the UCI option `Threads`, xboard's `cores`): the
+/// machine's logical cores, at least 1.
+#[must_use]
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// What one search found.
@@ -69,12 +77,30 @@ impl<F: FnMut(&SearchInfo)> Listener for F {
     }
 }
 
-/// The engine's lasting state: its transposition table, move-ordering statistics and
-/// tablebases. One `Engine` searches one position at a time; reuse it between moves of a game.
-pub struct Engine {
-    tt: TranspositionTable,
+/// What each search thread keeps between searches: its move-ordering statistics and its
+/// evaluation cache.
+#[derive(Default)]
+struct ThreadTables {
     ordering: OrderingTables,
     eval_cache: EvalCache,
+}
+
+/// The engine's lasting state: its transposition table, and the move-ordering statistics and
+/// evaluation cache of each search thread. One `Engine` searches one position at a time;
+/// reuse it between moves of a game.
+///
+/// With more than one thread ([`Engine::set_threads`]) the search is Lazy SMP: helper
+/// threads search the same root as the main thread, each with its own tables, skipping some
+/// depths, and share what they find through the transposition table. The main thread alone
+/// reports, decides when to stop (the helpers stop with it) and chooses the move. Node counts,
+/// in the reports and in a node limit, are over all threads; each thread adds its nodes to
+/// the count every [`NODE_TALLY_INTERVAL`](params::NODE_TALLY_INTERVAL) nodes, so a node
+/// limit may be passed by that many nodes per helper.
+pub struct Engine {
+    tt: TranspositionTable,
+    main: ThreadTables,
+    /// One per helper thread.
+    helpers: Vec<ThreadTables>,
     tablebases: Option<Arc<SyzygyTables>>,
     draw_score: i32,
 }
@@ -86,13 +112,14 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine with a transposition table of about `hash_mb` megabytes (1 to 1024).
+    /// An engine with a transposition table of about `hash_mb` megabytes (1 to 1024), that
+    /// searches on one thread.
     #[must_use]
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
             tt: TranspositionTable::new(hash_mb),
-            ordering: OrderingTables::default(),
-            eval_cache: EvalCache::default(),
+            main: ThreadTables::default(),
+            helpers: Vec::new(),
             tablebases: None,
             draw_score: 0,
         }
@@ -117,6 +144,18 @@ impl Engine {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
+    /// Searches on `threads` threads (at least 1) from the next search on: the main thread
+    /// and `threads - 1` helpers. A helper kept from before keeps its tables.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.helpers.resize_with(threads.max(1) - 1, ThreadTables::default);
+    }
+
+    /// The number of threads a search runs on.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) {
         self.tt.clear();
@@ -125,7 +164,10 @@ impl Engine {
     /// Forgets everything learned from earlier searches.
     pub fn new_game(&mut self) {
         self.tt.clear();
-        self.ordering.clear();
+        self.main.ordering.clear();
+        for helper in &mut self.helpers {
+            helper.ordering.clear();
+        }
     }
 
     /// Seeds the transposition table with positions learned in earlier games (Crafty's
@@ -196,123 +238,236 @@ impl Engine {
             }
         }
         let restricted = root_moves.len() < moves.len();
-        let multipv = (limits.multipv.unwrap_or(1).max(1) as usize).min(root_moves.len());
-        self.ordering.new_search();
-        self.tt.new_search();
-        let root_hash = position_hash(pos);
-        let mut path = history.to_vec();
-        path.push(root_hash);
-        let mut node = node::Searcher {
-            tt: &mut self.tt,
-            ordering: &mut self.ordering,
-            eval_cache: &mut self.eval_cache,
-            stop,
-            budget: &budget,
-            nodes: 0,
-            seldepth: 0,
-            aborted: false,
-            path,
-            pv: vec![Vec::new(); MAX_PLY + 1],
-            root_moves: Vec::new(),
-            root_restricted: false,
-            root_depth: 0,
-            listener,
-            line: vec![None; MAX_PLY + 1],
-            evals: vec![0; MAX_PLY + 1],
-            pickers: (0..=MAX_PLY).map(|_| ordering::MovePicker::default()).collect(),
-            quiets: vec![Vec::new(); MAX_PLY + 1],
-            tablebases,
-            tb_hits: 0,
-            draw_score: self.draw_score,
-            root_turn: pos.turn(),
-        };
-
-        let mut best = None;
-        let mut ponder = None;
-        let mut last_info = None;
-        // The score and line of each MultiPV line in the last completed iteration.
-        let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
-        'deepening: for depth in 1..=budget.depth {
-            node.root_depth = depth;
-            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
-            for index in 0..multipv {
-                node.root_moves = root_moves
-                    .iter()
-                    .copied()
-                    .filter(|m| found.iter().all(|(_, pv)| pv.first() != Some(m)))
-                    .collect();
-                node.root_restricted = restricted || index > 0;
-                node.seldepth = 0;
-                let previous = lines.get(index);
-                let mut delta = ASPIRATION_WINDOW;
-                let (mut alpha, mut beta) = match previous {
-                    Some(&(score, _)) if depth >= ASPIRATION_MIN_DEPTH && score.abs() < MATE_BOUND => {
-                        ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
-                    }
-                    _ => (-INFINITY, INFINITY),
-                };
-                let score = loop {
-                    let score = node.negamax(pos, root_hash, depth as i32, alpha, beta, 0, false);
-                    if node.aborted {
-                        if index == 0
-                            && let Some(&m) = node.pv[0].first()
-                        {
-                            // A move that beat the window this iteration beats last one's best.
-                            best = Some(m);
-                            ponder = node.pv[0].get(1).copied();
-                        }
-                        break 'deepening;
-                    }
-                    let bound = if score <= alpha {
-                        alpha = (score - delta).max(-INFINITY);
-                        ScoreBound::Upper
-                    } else if score >= beta {
-                        beta = (score + delta).min(INFINITY);
-                        ScoreBound::Lower
-                    } else {
-                        break score;
-                    };
-                    delta = delta.saturating_mul(ASPIRATION_GROWTH);
-                    let pv = match bound {
-                        ScoreBound::Lower => legal_prefix(pos, &node.pv[0]),
-                        ScoreBound::Upper => previous.map(|(_, pv)| pv.clone()).unwrap_or_default(),
-                    };
-                    let info = report(&node, depth, index, score, Some(bound), pv);
-                    node.listener.info(&info);
-                };
-                let pv = legal_prefix(pos, &node.pv[0]);
-                let info = report(&node, depth, index, shown_score(score, root_tb_score), None, pv.clone());
-                node.listener.info(&info);
-                if index == 0 {
-                    if let Some(&m) = pv.first() {
-                        best = Some(m);
-                        ponder = pv.get(1).copied();
-                    }
-                    last_info = Some(info);
-                }
-                found.push((score, pv));
-            }
-            lines = found;
-            let mated = last_info.as_ref().is_some_and(|info| {
-                matches!((info.score, limits.mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n.max(1))
-            });
-            if mated || budget.soft_expired() || node.out_of_nodes() || stop.load(Ordering::Relaxed) {
-                break;
-            }
+        self.main.ordering.new_search();
+        for helper in &mut self.helpers {
+            helper.ordering.new_search();
         }
+        self.tt.new_search();
+        let root = Root {
+            pos,
+            hash: position_hash(pos),
+            moves: &root_moves,
+            restricted,
+            tablebases,
+            tb_score: root_tb_score,
+            draw_score: self.draw_score,
+        };
+        let mut path = history.to_vec();
+        path.push(root.hash);
 
-        let best = best
-            .or_else(|| node.tt.probe(root_hash, 0).and_then(|e| e.best))
-            .filter(|m| root_moves.contains(m))
-            .or(root_moves.first().copied())
-            .or(Some(first_legal));
-        SearchOutcome { best, ponder, info: last_info, nodes: node.nodes, time: budget.elapsed() }
+        // The nodes of all threads, as they add them.
+        let tally = AtomicU64::new(0);
+        // Set once the main thread is done: the helpers' stop flag.
+        let done = AtomicBool::new(false);
+        let (tt, helpers) = (&self.tt, &mut self.helpers);
+        let helper_budget = Budget { hard: None, soft: None, ..budget };
+        let played = std::thread::scope(|scope| {
+            for (index, tables) in helpers.iter_mut().enumerate() {
+                let (done, helper_budget, tally, root) = (&done, &helper_budget, &tally, &root);
+                let path = path.clone();
+                let work = move || {
+                    let mut silent = |_: &SearchInfo| {};
+                    let mut node = Searcher::new(tt, tables, done, helper_budget, tally, &mut silent, path);
+                    root.rules(&mut node);
+                    help(&mut node, root, index + 1);
+                    node.publish();
+                };
+                // A helper that cannot be started is done without.
+                let _ = std::thread::Builder::new()
+                    .name(format!("kibitz-helper-{}", index + 1))
+                    .spawn_scoped(scope, work);
+            }
+            let mut node = Searcher::new(tt, &mut self.main, stop, &budget, &tally, listener, path);
+            root.rules(&mut node);
+            let played = deepen(&mut node, &root, limits);
+            done.store(true, Ordering::Relaxed);
+            node.publish();
+            let best = played
+                .best
+                .or_else(|| node.tt.probe(root.hash, 0).and_then(|e| e.best))
+                .filter(|m| root_moves.contains(m))
+                .or(root_moves.first().copied())
+                .or(Some(first_legal));
+            Played { best, ..played }
+        });
+        // Every thread has added all its nodes by now.
+        let nodes = tally.load(Ordering::Relaxed);
+        SearchOutcome {
+            best: played.best,
+            ponder: played.ponder,
+            info: played.info,
+            nodes,
+            time: budget.elapsed(),
+        }
+    }
+}
+
+/// The root of a search: the position, its hash and the moves to search there.
+struct Root<'a> {
+    pos: &'a Chess,
+    hash: u64,
+    /// The legal moves, or those of them in `searchmoves`.
+    moves: &'a [Move],
+    /// Whether `moves` leaves out legal moves.
+    restricted: bool,
+    /// The Syzygy tables, if the engine has them.
+    tablebases: Option<&'a SyzygyTables>,
+    /// The tables' score of the root, when they narrowed its moves.
+    tb_score: Option<i32>,
+    /// What a draw is worth to the side to move at the root.
+    draw_score: i32,
+}
+
+impl<'a> Root<'a> {
+    /// Gives a thread's searcher what the root decides for every node: the tables and the
+    /// draw score.
+    fn rules<'n>(&self, node: &mut Searcher<'n>)
+    where
+        'a: 'n,
+    {
+        node.tablebases = self.tablebases;
+        node.draw_score = self.draw_score;
+        node.root_turn = self.pos.turn();
+    }
+}
+
+/// What the main thread's iterative deepening chose.
+struct Played {
+    best: Option<Move>,
+    ponder: Option<Move>,
+    /// The report of the last completed iteration's best line.
+    info: Option<SearchInfo>,
+}
+
+/// The main thread's iterative deepening: each iteration searches every MultiPV line, each
+/// in an aspiration window, reporting as it goes, until the budget, the stop flag or a mate
+/// within `limits.mate` ends it.
+fn deepen(node: &mut Searcher<'_>, root: &Root<'_>, limits: &SearchLimits) -> Played {
+    let pos = root.pos;
+    let multipv = (limits.multipv.unwrap_or(1).max(1) as usize).min(root.moves.len());
+    let mut best = None;
+    let mut ponder = None;
+    let mut last_info = None;
+    // The score and line of each MultiPV line in the last completed iteration.
+    let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+    'deepening: for depth in 1..=node.budget.depth {
+        node.root_depth = depth;
+        let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
+        for index in 0..multipv {
+            node.root_moves = root
+                .moves
+                .iter()
+                .copied()
+                .filter(|m| found.iter().all(|(_, pv)| pv.first() != Some(m)))
+                .collect();
+            node.root_restricted = root.restricted || index > 0;
+            node.seldepth = 0;
+            let previous = lines.get(index);
+            let failed = |node: &mut Searcher<'_>, score, bound| {
+                let pv = match bound {
+                    ScoreBound::Lower => legal_prefix(pos, &node.pv[0]),
+                    ScoreBound::Upper => previous.map(|(_, pv)| pv.clone()).unwrap_or_default(),
+                };
+                let info = report(node, depth, index, score, Some(bound), pv);
+                node.listener.info(&info);
+            };
+            let Some(score) = aspirate(node, root.pos, root.hash, depth, previous.map(|&(s, _)| s), failed)
+            else {
+                if index == 0
+                    && let Some(&m) = node.pv[0].first()
+                {
+                    // A move that beat the window this iteration beats last one's best.
+                    best = Some(m);
+                    ponder = node.pv[0].get(1).copied();
+                }
+                break 'deepening;
+            };
+            let pv = legal_prefix(pos, &node.pv[0]);
+            let info = report(node, depth, index, shown_score(score, root.tb_score), None, pv.clone());
+            node.listener.info(&info);
+            if index == 0 {
+                if let Some(&m) = pv.first() {
+                    best = Some(m);
+                    ponder = pv.get(1).copied();
+                }
+                last_info = Some(info);
+            }
+            found.push((score, pv));
+        }
+        lines = found;
+        let mated = last_info.as_ref().is_some_and(|info| {
+            matches!((info.score, limits.mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n.max(1))
+        });
+        if mated || node.budget.soft_expired() || node.out_of_nodes() || node.stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    Played { best, ponder, info: last_info }
+}
+
+/// A helper thread's iterative deepening (Lazy SMP): the whole root, one line, in silence,
+/// skipping the depths [`SKIP_SIZE`] and [`SKIP_PHASE`] give helper `number` (from 1), until
+/// the main thread is done (the helper's stop flag), the node limit is reached or the last
+/// depth is searched. What it finds reaches the main thread through the transposition table.
+fn help(node: &mut Searcher<'_>, root: &Root<'_>, number: usize) {
+    let k = (number - 1) % SKIP_SIZE.len();
+    node.root_moves = root.moves.to_vec();
+    node.root_restricted = root.restricted;
+    let mut guess = None;
+    for depth in 1..=node.budget.depth {
+        if (depth + SKIP_PHASE[k]) / SKIP_SIZE[k] % 2 == 1 {
+            continue;
+        }
+        node.root_depth = depth;
+        node.seldepth = 0;
+        guess = aspirate(node, root.pos, root.hash, depth, guess, |_, _, _| {});
+        if guess.is_none() {
+            break;
+        }
+    }
+}
+
+/// Searches the root to `depth` in an aspiration window around `guess` (the line's score
+/// in the last iteration), widening the window on the failing side until the score falls
+/// inside it; `failed` hears of each failure with the score and its bound. `None` when the
+/// search was aborted.
+fn aspirate(
+    node: &mut Searcher<'_>,
+    pos: &Chess,
+    hash: u64,
+    depth: u32,
+    guess: Option<i32>,
+    mut failed: impl FnMut(&mut Searcher<'_>, i32, ScoreBound),
+) -> Option<i32> {
+    let mut delta = ASPIRATION_WINDOW;
+    let (mut alpha, mut beta) = match guess {
+        Some(score) if depth >= ASPIRATION_MIN_DEPTH && score.abs() < MATE_BOUND => {
+            ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
+        }
+        _ => (-INFINITY, INFINITY),
+    };
+    loop {
+        let score = node.negamax(pos, hash, depth as i32, alpha, beta, 0, false);
+        if node.aborted {
+            return None;
+        }
+        let bound = if score <= alpha {
+            alpha = (score - delta).max(-INFINITY);
+            ScoreBound::Upper
+        } else if score >= beta {
+            beta = (score + delta).min(INFINITY);
+            ScoreBound::Lower
+        } else {
+            return Some(score);
+        };
+        delta = delta.saturating_mul(ASPIRATION_GROWTH);
+        failed(node, score, bound);
     }
 }
 
 /// The report of line `index` (from 0) at `depth`.
 fn report(
-    node: &node::Searcher<'_>,
+    node: &Searcher<'_>,
     depth: u32,
     index: usize,
     score: i32,
@@ -326,8 +481,8 @@ fn report(
         multipv: index as u32 + 1,
         score: to_score(score),
         bound,
-        nodes: node.nodes,
-        nps: nps(node.nodes, time),
+        nodes: node.total_nodes(),
+        nps: nps(node.total_nodes(), time),
         time,
         hashfull: node.tt.hashfull(),
         tbhits: node.tb_hits,
@@ -434,6 +589,43 @@ mod tests {
     fn fixed_depth_node_count_is_deterministic() {
         let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
         assert_eq!(search(fen, 4).nodes, search(fen, 4).nodes);
+    }
+
+    #[test]
+    fn helpers_search_on_their_own_tables() {
+        let mut engine = Engine::new(4);
+        engine.set_threads(2);
+        assert_eq!(engine.threads(), 2);
+        let root = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let stop = AtomicBool::new(false);
+        let limits = SearchLimits::movetime(Duration::from_millis(300));
+        let outcome = engine.search(&root, &[], &limits, &stop, |_| {});
+        assert!(root.is_legal(outcome.best.expect("a move")));
+        // The helper's history learned from its own cutoffs.
+        let squares = || (0..64).map(shakmaty::Square::new);
+        let learned = squares().any(|from| {
+            squares().any(|to| {
+                let m = Move::Normal { role: shakmaty::Role::Pawn, from, capture: None, to, promotion: None };
+                [shakmaty::Color::White, shakmaty::Color::Black]
+                    .into_iter()
+                    .any(|side| engine.helpers[0].ordering.history(side, m) != 0)
+            })
+        });
+        assert!(learned, "the helper thread did not search");
+        engine.set_threads(1);
+        assert!(engine.helpers.is_empty());
+    }
+
+    #[test]
+    fn a_node_limit_counts_every_thread() {
+        let mut engine = Engine::new(4);
+        engine.set_threads(2);
+        let stop = AtomicBool::new(false);
+        let limit = 20_000;
+        let outcome = engine.search(&Chess::default(), &[], &SearchLimits::nodes(limit), &stop, |_| {});
+        assert!(outcome.best.is_some());
+        let slack = 2 * params::NODE_TALLY_INTERVAL;
+        assert!((limit..=limit + slack).contains(&outcome.nodes), "{} nodes", outcome.nodes);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The recursive part of the search: negamax alpha-beta with principal variation search,
 //! and quiescence search.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Chess, EnPassantMode, FromSetup, Move, Piece, Position, Role, attacks};
@@ -12,31 +12,36 @@ use super::ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use super::params::{
     CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH,
     LMP_BASE, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MATE, MATE_BOUND, MAX_PLY,
-    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MARGIN_DIVISOR, NULL_MOVE_MARGIN_MAX, NULL_MOVE_MIN_DEPTH,
-    NULL_MOVE_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_PRUNE_MAX_DEPTH,
-    SEE_QUIET_MARGIN, SEE_VALUES, TB_DEPTH_BONUS, TB_WIN, TIME_CHECK_INTERVAL, lmr_reduction,
+    NODE_TALLY_INTERVAL, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MARGIN_DIVISOR, NULL_MOVE_MARGIN_MAX,
+    NULL_MOVE_MIN_DEPTH, NULL_MOVE_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
+    SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_VALUES, TB_DEPTH_BONUS, TB_WIN, TIME_CHECK_INTERVAL,
+    lmr_reduction,
 };
 use super::see::see;
 use super::time::Budget;
 use super::tt::{Bound, Entry, TranspositionTable};
-use super::{Listener, position_hash};
+use super::{Listener, ThreadTables, position_hash};
 use crate::SyzygyTables;
 use crate::eval::evaluate;
 
-/// The state of one running search.
+/// The state of one thread of one running search.
 pub struct Searcher<'a> {
-    /// The transposition table, shared with later searches.
-    pub tt: &'a mut TranspositionTable,
-    /// Killers and history, shared with later searches.
+    /// The transposition table, shared with the other threads and with later searches.
+    pub tt: &'a TranspositionTable,
+    /// Killers and history, this thread's, kept for later searches.
     pub ordering: &'a mut OrderingTables,
-    /// Static evaluations of positions seen before, shared with later searches.
+    /// Static evaluations of positions seen before, this thread's, kept for later searches.
     pub eval_cache: &'a mut EvalCache,
     /// Set from outside to end the search.
     pub stop: &'a AtomicBool,
     /// The limits of this search.
     pub budget: &'a Budget<'a>,
-    /// Nodes visited so far.
+    /// Nodes visited so far by this thread.
     pub nodes: u64,
+    /// The nodes of every thread of the search, as each last added its own.
+    pub tally: &'a AtomicU64,
+    /// The part of `nodes` added to the tally.
+    published: u64,
     /// The deepest ply reached in the current iteration.
     pub seldepth: u32,
     /// Set once the search ran out of time or nodes or was stopped; its results are void.
@@ -74,16 +79,70 @@ pub struct Searcher<'a> {
     pub root_turn: shakmaty::Color,
 }
 
-impl Searcher<'_> {
+impl<'a> Searcher<'a> {
+    /// A searcher at the root, which is `path`'s last position, for one thread with its
+    /// `tables`, reporting to `listener`.
+    pub fn new(
+        tt: &'a TranspositionTable,
+        tables: &'a mut ThreadTables,
+        stop: &'a AtomicBool,
+        budget: &'a Budget<'a>,
+        tally: &'a AtomicU64,
+        listener: &'a mut dyn Listener,
+        path: Vec<u64>,
+    ) -> Searcher<'a> {
+        Searcher {
+            tt,
+            ordering: &mut tables.ordering,
+            eval_cache: &mut tables.eval_cache,
+            stop,
+            budget,
+            nodes: 0,
+            tally,
+            published: 0,
+            seldepth: 0,
+            aborted: false,
+            path,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            root_moves: Vec::new(),
+            root_restricted: false,
+            root_depth: 0,
+            listener,
+            line: vec![None; MAX_PLY + 1],
+            evals: vec![0; MAX_PLY + 1],
+            pickers: (0..=MAX_PLY).map(|_| MovePicker::default()).collect(),
+            quiets: vec![Vec::new(); MAX_PLY + 1],
+            tablebases: None,
+            tb_hits: 0,
+            draw_score: 0,
+            root_turn: shakmaty::Color::White,
+        }
+    }
+
+    /// The nodes of the search so far, over all threads: the tally and this thread's nodes
+    /// not added to it yet (on one thread, exactly `nodes`).
+    pub fn total_nodes(&self) -> u64 {
+        self.tally.load(Ordering::Relaxed) + (self.nodes - self.published)
+    }
+
     /// Whether the node budget is spent.
     pub fn out_of_nodes(&self) -> bool {
-        self.budget.nodes.is_some_and(|limit| self.nodes >= limit)
+        self.budget.nodes.is_some_and(|limit| self.total_nodes() >= limit)
+    }
+
+    /// Adds the nodes not added yet to the tally.
+    pub fn publish(&mut self) {
+        self.tally.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
     }
 
     /// Counts a node and decides whether the search must end now.
     fn visit(&mut self, ply: usize) -> bool {
         if self.aborted {
             return true;
+        }
+        if self.nodes.is_multiple_of(NODE_TALLY_INTERVAL) {
+            self.publish();
         }
         if self.stop.load(Ordering::Relaxed)
             || self.out_of_nodes()

@@ -38,6 +38,10 @@ pub const MAX_HASH_MB: usize = 1024;
 /// How many nodes pass between two looks at the clock.
 pub const TIME_CHECK_INTERVAL: u64 = 1024;
 
+/// Each thread of a search adds its nodes to the search's count every this many nodes, so a
+/// node limit on several threads is passed by at most about this many nodes per helper.
+pub const NODE_TALLY_INTERVAL: u64 = 64;
+
 /// Time kept in reserve for communication delays when playing on a clock.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 
@@ -139,6 +143,14 @@ pub const BUCKET_SIZE: usize = 4;
 
 /// When choosing an entry to replace, each search of age counts as this many plies of depth.
 pub const TT_AGE_WEIGHT: i32 = 8;
+
+/// Lazy SMP: helper thread `i` (from 1) skips the iterations whose depth `d` has
+/// `(d + SKIP_PHASE[k]) / SKIP_SIZE[k]` odd, `k = (i - 1) % 20`, so that the helpers spread over
+/// several depths rather than all search the main thread's (Stockfish 9's tables).
+pub const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+
+/// Lazy SMP: the phase of each helper's depth skipping; see [`SKIP_SIZE`].
+pub const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
 /// Piece values for static exchange evaluation, pawn to king.
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];

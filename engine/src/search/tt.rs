@@ -1,7 +1,15 @@
 //! The transposition table: a fixed-size hash table of search results in buckets, with
-//! depth- and age-preferred replacement.
+//! depth- and age-preferred replacement, shared by the search threads without locks.
+//!
+//! Each slot is two atomic words: the entry packed into one (`data`), and the position's key
+//! XORed with it in the other. A reader that meets a slot half written by another thread
+//! gets a key that matches no position, and takes it for a miss (the lockless hashing of
+//! Hyatt and Mann, as in Crafty and Stockfish). One thread alone sees exactly what a plain
+//! table would give it.
 
-use shakmaty::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use shakmaty::{Move, Role, Square};
 
 use super::params::{BUCKET_SIZE, MATE_BOUND, MAX_HASH_MB, TT_AGE_WEIGHT};
 
@@ -33,17 +41,32 @@ pub struct Entry {
 
 /// A stored entry with the search generation that wrote it.
 #[derive(Copy, Clone, Debug)]
-struct Slot {
+struct Stored {
     entry: Entry,
     generation: u8,
 }
 
+/// One entry's place: the packed entry, and the key XORed with it. `data == 0` is an empty
+/// slot: a packed entry never is 0, as its bound is never 0.
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
 /// Entries sharing one index; a key may sit in any of them.
-type Bucket = [Option<Slot>; BUCKET_SIZE];
+type Bucket = [Slot; BUCKET_SIZE];
+
+/// The memory one bucket is counted as when the table is sized: 32 bytes an entry, what an
+/// entry took before the table was shared. The packed entries take 16, but sizing by them
+/// would double the entries of a table of the same `Hash`, and so change the searches (and
+/// the `bench` signature).
+const BUCKET_BYTES: usize = 32 * BUCKET_SIZE;
 
 /// A fixed-size table of buckets indexed by the Zobrist key. A new result replaces the
 /// same position's entry, else an empty one, else the least valuable: shallow and old
-/// (from an earlier search) entries go first.
+/// (from an earlier search) entries go first. It is `Sync`: the threads of one search store
+/// and probe it at once.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: u8,
@@ -54,14 +77,16 @@ impl TranspositionTable {
     #[must_use]
     pub fn new(megabytes: usize) -> Self {
         let megabytes = megabytes.clamp(1, MAX_HASH_MB);
-        let size = std::mem::size_of::<Bucket>();
-        let len = (megabytes * 1024 * 1024 / size).max(1);
-        TranspositionTable { buckets: vec![[None; BUCKET_SIZE]; len], generation: 0 }
+        let len = (megabytes * 1024 * 1024 / BUCKET_BYTES).max(1);
+        TranspositionTable { buckets: (0..len).map(|_| Bucket::default()).collect(), generation: 0 }
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.buckets.fill([None; BUCKET_SIZE]);
+        for slot in self.buckets.iter_mut().flatten() {
+            *slot.key.get_mut() = 0;
+            *slot.data.get_mut() = 0;
+        }
         self.generation = 0;
     }
 
@@ -79,30 +104,32 @@ impl TranspositionTable {
     #[must_use]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
         let bucket = &self.buckets[self.index(key)];
-        let slot = bucket.iter().flatten().find(|slot| slot.entry.key == key)?;
-        Some(Entry { score: score_from_tt(slot.entry.score, ply), ..slot.entry })
+        let stored = bucket.iter().filter_map(load).find(|s| s.entry.key == key)?;
+        Some(Entry { score: score_from_tt(stored.entry.score, ply), ..stored.entry })
     }
 
-    /// How many searches ago `slot` was written.
-    fn age(&self, slot: &Slot) -> i32 {
-        i32::from(self.generation.wrapping_sub(slot.generation))
+    /// How many searches ago `stored` was written.
+    fn age(&self, stored: &Stored) -> i32 {
+        i32::from(self.generation.wrapping_sub(stored.generation))
     }
 
     /// Stores a result in its bucket.
-    pub fn store(&mut self, key: u64, ply: usize, entry: Entry) {
-        let index = self.index(key);
-        let bucket = &self.buckets[index];
-        let same = bucket.iter().position(|s| s.is_some_and(|s| s.entry.key == key));
-        let victim = same.or_else(|| bucket.iter().position(Option::is_none)).unwrap_or_else(|| {
+    pub fn store(&self, key: u64, ply: usize, entry: Entry) {
+        let bucket = &self.buckets[self.index(key)];
+        let slots: [Option<Stored>; BUCKET_SIZE] = std::array::from_fn(|i| load(&bucket[i]));
+        let same = slots.iter().position(|s| s.is_some_and(|s| s.entry.key == key));
+        let victim = same.or_else(|| slots.iter().position(Option::is_none)).unwrap_or_else(|| {
             let worth =
-                |s: &Option<Slot>| s.map_or(i32::MIN, |s| s.entry.depth - TT_AGE_WEIGHT * self.age(&s));
-            (0..BUCKET_SIZE).min_by_key(|&i| worth(&bucket[i])).unwrap_or(0)
+                |s: &Option<Stored>| s.map_or(i32::MIN, |s| s.entry.depth - TT_AGE_WEIGHT * self.age(&s));
+            (0..BUCKET_SIZE).min_by_key(|&i| worth(&slots[i])).unwrap_or(0)
         });
         // Keep the old move for the same position: it is still the best guess we have.
-        let old_best = same.and_then(|i| bucket[i]).and_then(|s| s.entry.best);
+        let old_best = same.and_then(|i| slots[i]).and_then(|s| s.entry.best);
         let best = entry.best.or(old_best);
-        let stored = Entry { key, best, score: score_to_tt(entry.score, ply), ..entry };
-        self.buckets[index][victim] = Some(Slot { entry: stored, generation: self.generation });
+        let data = pack(&Entry { best, score: score_to_tt(entry.score, ply), ..entry }, self.generation);
+        let slot = &bucket[victim];
+        slot.key.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
     }
 
     /// How full the table is with this search's entries, in permille (from a sample).
@@ -111,10 +138,94 @@ impl TranspositionTable {
         let sample = self.buckets.len().min(1000 / BUCKET_SIZE);
         let used: usize = self.buckets[..sample]
             .iter()
-            .map(|b| b.iter().flatten().filter(|s| s.generation == self.generation).count())
+            .map(|b| b.iter().filter_map(load).filter(|s| s.generation == self.generation).count())
             .sum();
         (used * 1000 / (sample * BUCKET_SIZE).max(1)) as u32
     }
+}
+
+/// Where each field of an entry sits in the packed word: the move in the lowest 23 bits, then
+/// the score (16 bits, two's complement), the depth (12), the bound (2) and the generation (8).
+const SCORE_SHIFT: u32 = 23;
+const DEPTH_SHIFT: u32 = 39;
+const BOUND_SHIFT: u32 = 51;
+const GENERATION_SHIFT: u32 = 53;
+/// The deepest depth a packed entry holds; deeper results are stored as this deep.
+const MAX_STORED_DEPTH: i32 = (1 << (BOUND_SHIFT - DEPTH_SHIFT)) - 1;
+
+/// The slot's entry, if it holds one; its key is whatever the two words give, so a slot
+/// written by two threads at once gives a key no probe asks for.
+fn load(slot: &Slot) -> Option<Stored> {
+    let data = slot.data.load(Ordering::Relaxed);
+    let key = slot.key.load(Ordering::Relaxed) ^ data;
+    unpack(key, data)
+}
+
+/// Packs everything of `entry` but its key, with the `generation` that writes it.
+fn pack(entry: &Entry, generation: u8) -> u64 {
+    let bound = match entry.bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    // Scores are within ±(MATE + MAX_PLY) and fit in 16 bits; depths are never negative.
+    let score = u64::from(entry.score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16);
+    let depth = entry.depth.clamp(0, MAX_STORED_DEPTH) as u64;
+    entry.best.map_or(0, pack_move)
+        | score << SCORE_SHIFT
+        | depth << DEPTH_SHIFT
+        | bound << BOUND_SHIFT
+        | u64::from(generation) << GENERATION_SHIFT
+}
+
+/// The entry packed in `data` for `key`; `None` for an empty slot.
+fn unpack(key: u64, data: u64) -> Option<Stored> {
+    let bound = match (data >> BOUND_SHIFT) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    let entry = Entry {
+        key,
+        best: unpack_move(data),
+        score: i32::from((data >> SCORE_SHIFT) as u16 as i16),
+        depth: ((data >> DEPTH_SHIFT) as i32) & MAX_STORED_DEPTH,
+        bound,
+    };
+    Some(Stored { entry, generation: (data >> GENERATION_SHIFT) as u8 })
+}
+
+/// A move in 23 bits, never 0: the kind (2 bits), the moving role (3, never 0), the two
+/// squares (6 each; the king's and the rook's for castling), the captured and the promoted
+/// role (3 each, 0 for none).
+fn pack_move(m: Move) -> u64 {
+    let (kind, from, to, capture, promotion) = match m {
+        Move::Normal { from, to, capture, promotion, .. } => (0, from, to, capture, promotion),
+        Move::EnPassant { from, to } => (1, from, to, None, None),
+        Move::Castle { king, rook } => (2, king, rook, None, None),
+        Move::Put { to, .. } => (3, to, to, None, None),
+    };
+    let role = |r: Option<Role>| r.map_or(0, |r| r as u64);
+    kind | (m.role() as u64) << 2
+        | u64::from(from.to_u32()) << 5
+        | u64::from(to.to_u32()) << 11
+        | role(capture) << 17
+        | role(promotion) << 20
+}
+
+/// The move packed in the low 23 bits of `data`, if any.
+fn unpack_move(data: u64) -> Option<Move> {
+    let field = |shift: u32, bits: u32| ((data >> shift) & ((1 << bits) - 1)) as u32;
+    let role = |shift| Role::try_from(field(shift, 3)).ok();
+    let (from, to) = (Square::new(field(5, 6)), Square::new(field(11, 6)));
+    let moving = role(2)?;
+    Some(match field(0, 2) {
+        0 => Move::Normal { role: moving, from, capture: role(17), to, promotion: role(20) },
+        1 => Move::EnPassant { from, to },
+        2 => Move::Castle { king: from, rook: to },
+        _ => Move::Put { role: moving, to },
+    })
 }
 
 /// Converts a mate score from "distance to the root" to "distance to this node".
@@ -148,7 +259,7 @@ mod tests {
 
     #[test]
     fn stores_and_probes() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let entry = Entry { key: 0, best: None, score: 42, depth: 3, bound: Bound::Exact };
         tt.store(12345, 0, entry);
         let got = tt.probe(12345, 0).expect("stored entry is found");
@@ -159,7 +270,7 @@ mod tests {
 
     #[test]
     fn mate_scores_are_relative_to_the_node() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // Mate in 5 plies from the root, found at ply 2: mate in 3 plies from the node.
         let entry = Entry { key: 0, best: None, score: MATE - 5, depth: 3, bound: Bound::Exact };
         tt.store(7, 2, entry);
@@ -184,5 +295,81 @@ mod tests {
         // The shallowest old entry (depth 10) made way; the deeper ones stay.
         assert!(tt.probe(keys[0], 0).is_none());
         assert!(keys[1..].iter().all(|&k| tt.probe(k, 0).is_some()));
+    }
+
+    #[test]
+    fn every_kind_of_move_and_field_survives_packing() {
+        use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/standard.epd");
+        let text = std::fs::read_to_string(path).expect("data/perft/standard.epd is readable");
+        let mut kinds = [0; 4];
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen: Fen = line.split(';').next().unwrap_or_default().trim().parse().expect("FEN");
+            let Ok(pos) = fen.into_position::<Chess>(CastlingMode::Chess960) else { continue };
+            for m in pos.legal_moves() {
+                kinds[match m {
+                    Move::Normal { promotion: None, .. } => 0,
+                    Move::Normal { .. } => 1,
+                    Move::EnPassant { .. } => 2,
+                    _ => 3,
+                }] += 1;
+                assert_eq!(unpack_move(pack_move(m)), Some(m), "{line}: {m}");
+            }
+        }
+        assert!(kinds.iter().all(|&n| n > 0), "not every kind of move was tried: {kinds:?}");
+        assert_eq!(unpack_move(0), None);
+        for (score, depth, bound) in
+            [(-MATE - 200, 0, Bound::Upper), (MATE + 200, 255, Bound::Lower), (-1, 1, Bound::Exact)]
+        {
+            let entry = Entry { key: 9, best: None, score, depth, bound };
+            let stored = unpack(9, pack(&entry, 200)).expect("an entry");
+            let got = (stored.entry.score, stored.entry.depth, stored.entry.bound, stored.generation);
+            assert_eq!(got, (score, depth, bound, 200));
+        }
+    }
+
+    #[test]
+    fn a_slot_torn_between_two_writes_is_a_miss() {
+        let tt = TranspositionTable::new(1);
+        let at = |score| Entry { key: 0, best: None, score, depth: 5, bound: Bound::Exact };
+        tt.store(1, 0, at(10));
+        // Another thread's data word lands over the first key's: the key no longer checks.
+        let slot = &tt.buckets[tt.index(1)][0];
+        slot.data.store(pack(&at(-10), 0), Ordering::Relaxed);
+        assert!(tt.probe(1, 0).is_none());
+    }
+
+    #[test]
+    fn threads_storing_at_once_never_mix_entries() {
+        // Two threads write and read the same few buckets; every hit must be an entry that
+        // was stored for that key.
+        let tt = TranspositionTable::new(1);
+        let score_of = |key: u64| (key % 1000) as i32;
+        let mismatches = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for thread in 0..2u64 {
+                let (tt, mismatches) = (&tt, &mismatches);
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        // Keys spread over the first buckets only, so that writes collide.
+                        let key = (i * 7 + thread) % 64 + 1;
+                        let entry = Entry {
+                            key,
+                            best: None,
+                            score: score_of(key),
+                            depth: (i % 20) as i32,
+                            bound: Bound::Lower,
+                        };
+                        tt.store(key, 0, entry);
+                        if let Some(e) = tt.probe((i * 13) % 64 + 1, 0)
+                            && e.score != score_of(e.key)
+                        {
+                            mismatches.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(mismatches.into_inner(), 0);
     }
 }

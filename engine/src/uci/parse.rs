@@ -6,6 +6,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position, PositionError, fen::Fen, uci
 
 use crate::SearchLimits;
 use crate::policy::PolicyChange;
+use crate::search::max_threads;
 
 /// One line of UCI input, understood.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,8 +57,9 @@ pub enum UciOption {
     Hash(usize),
     /// `Clear Hash`: empty the transposition table.
     ClearHash,
-    /// `Threads`: only 1 is supported.
-    Threads(u32),
+    /// `Threads`: the threads a search runs on (Lazy SMP), from 1 to the machine's logical
+    /// cores ([`max_threads`](crate::search::max_threads)); a value outside is refused.
+    Threads(usize),
     /// `MultiPV`: the number of lines to report.
     MultiPv(u32),
     /// `Ponder`: whether the GUI may send `go ponder`.
@@ -239,7 +241,7 @@ fn parse_setoption(tokens: &[&str]) -> Result<UciOption, String> {
     match name.to_ascii_lowercase().as_str() {
         "hash" => Ok(UciOption::Hash(spin(1, MAX_HASH_MB as u64)? as usize)),
         "clear hash" => Ok(UciOption::ClearHash),
-        "threads" => Ok(UciOption::Threads(spin(1, 1)? as u32)),
+        "threads" => Ok(UciOption::Threads(spin(1, max_threads() as u64)? as usize)),
         "multipv" => Ok(UciOption::MultiPv(spin(1, u64::from(MAX_MULTIPV))? as u32)),
         "ponder" => Ok(UciOption::Ponder(check()?)),
         "move overhead" => Ok(UciOption::MoveOverhead(Duration::from_millis(spin(0, MAX_MOVE_OVERHEAD_MS)?))),
@@ -365,6 +367,8 @@ mod tests {
         assert_eq!(option("setoption name Hash value 64"), UciOption::Hash(64));
         assert_eq!(option("setoption name Clear Hash"), UciOption::ClearHash);
         assert_eq!(option("setoption name Threads value 1"), UciOption::Threads(1));
+        let cores = max_threads();
+        assert_eq!(option(&format!("setoption name Threads value {cores}")), UciOption::Threads(cores));
         assert_eq!(option("setoption name MultiPV value 3"), UciOption::MultiPv(3));
         assert_eq!(option("setoption name Ponder value true"), UciOption::Ponder(true));
         assert_eq!(
@@ -407,7 +411,8 @@ mod tests {
         for bad in [
             "setoption name Hash value 0",
             "setoption name Hash",
-            "setoption name Threads value 2",
+            "setoption name Threads value 0",
+            &format!("setoption name Threads value {}", max_threads() + 1),
             "setoption name MultiPV value 0",
             "setoption name Ponder value maybe",
             "setoption name Move Overhead value -1",

@@ -17,6 +17,8 @@ pub enum XboardCommand {
     Ignore,
     /// `new`: the start position, the engine plays Black, no depth limit.
     New,
+    /// `cores N`: search on at most N threads (announced with `feature smp=1`).
+    Cores(usize),
     /// `level`, `st`: the time control.
     TimeControl(TimeControl),
     /// `sd N`: a depth limit besides the clock.
@@ -90,7 +92,10 @@ pub fn parse_line(line: &str) -> XboardCommand {
             .parse()
             .map_or_else(|_| error("protover needs a version number".to_owned()), XboardCommand::Protover),
         "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "hard" | "easy" | "ics"
-        | "variant" | "cores" | "memory" => XboardCommand::Ignore,
+        | "variant" | "memory" => XboardCommand::Ignore,
+        "cores" => {
+            rest.parse().map_or_else(|_| error("cores needs a number".to_owned()), XboardCommand::Cores)
+        }
         "egtpath" => match rest.split_once(char::is_whitespace) {
             Some((kind, path)) => XboardCommand::EgtPath(kind.to_owned(), path.trim().to_owned()),
             None => error("egtpath needs a kind and a path".to_owned()),
@@ -176,6 +181,7 @@ mod tests {
             XboardCommand::TimeControl(TimeControl::MoveTime(Duration::from_secs(5)))
         );
         assert_eq!(parse_line("sd 7"), XboardCommand::Depth(7));
+        assert_eq!(parse_line("cores 3"), XboardCommand::Cores(3));
         assert_eq!(parse_line("sn 5000"), XboardCommand::Nodes(5000));
         assert_eq!(parse_line("time 1234"), XboardCommand::Time(Duration::from_millis(12_340)));
         assert_eq!(parse_line("otim -5"), XboardCommand::Otim(Duration::ZERO));
@@ -213,6 +219,8 @@ mod tests {
             "usermove e2e4 e7e5",
             "setboard",
             "protover",
+            "cores",
+            "cores many",
             "new game",
             "option",
         ] {
