@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::file_options::open_tablebases;
+use crate::search::max_threads;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use crate::{Command, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option};
 
@@ -15,6 +16,10 @@ fn builtin_options() -> Vec<EngineOption> {
             kind: OptionKind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: MAX_HASH_MB as i64 },
         },
         EngineOption { name: "Clear Hash".into(), kind: OptionKind::Button },
+        EngineOption {
+            name: "Threads".into(),
+            kind: OptionKind::Spin { default: 1, min: 1, max: i64::try_from(max_threads()).unwrap_or(1) },
+        },
         EngineOption { name: "SyzygyPath".into(), kind: OptionKind::Path { default: String::new() } },
     ]
 }
@@ -33,6 +38,11 @@ impl Player for EngineHandle {
             Command::SetOption { name, value } => match check_option(&builtin_options(), &name, &value) {
                 Ok(_) if name.eq_ignore_ascii_case("Clear Hash") => {
                     EngineHandle::send(self, Command::ClearHash)
+                }
+                Ok(value) if name.eq_ignore_ascii_case("Threads") => {
+                    if let Ok(threads) = value.parse() {
+                        self.set_threads(threads);
+                    }
                 }
                 Ok(value) if name.eq_ignore_ascii_case("SyzygyPath") => {
                     let opened = open_tablebases(&value);
@@ -73,11 +83,17 @@ mod tests {
         assert_eq!(player.name(), ENGINE_NAME);
         player.send(Command::SetOption { name: "Hash".into(), value: "4".into() });
         player.send(Command::SetOption { name: "Hash".into(), value: "100000".into() });
+        let threads = crate::search::max_threads();
+        player.send(Command::SetOption { name: "Threads".into(), value: threads.to_string() });
+        player.send(Command::SetOption { name: "Threads".into(), value: (threads + 1).to_string() });
         player.send(Command::Go { id: 1, purpose: Purpose::Analyse, limits: SearchLimits::depth(3) });
-        let mut refused = false;
+        let (mut refused, mut too_many) = (false, false);
         loop {
             match player.recv_timeout(Duration::from_secs(30)) {
-                Some(Event::Message(text)) => refused |= text.contains("not a valid value for Hash"),
+                Some(Event::Message(text)) => {
+                    refused |= text.contains("not a valid value for Hash");
+                    too_many |= text.contains("not a valid value for Threads");
+                }
                 Some(Event::BestMove { id: 1, best, .. }) => {
                     assert!(best.is_some());
                     break;
@@ -87,5 +103,6 @@ mod tests {
             }
         }
         assert!(refused, "an out-of-range Hash is refused with a message");
+        assert!(too_many, "more threads than cores are refused with a message");
     }
 }

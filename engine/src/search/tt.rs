@@ -57,11 +57,8 @@ struct Slot {
 /// Entries sharing one index; a key may sit in any of them.
 type Bucket = [Slot; BUCKET_SIZE];
 
-/// The memory one bucket is counted as when the table is sized: 32 bytes an entry, what an
-/// entry took before the table was shared. The packed entries take 16, but sizing by them
-/// would double the entries of a table of the same `Hash`, and so change the searches (and
-/// the `bench` signature).
-const BUCKET_BYTES: usize = 32 * BUCKET_SIZE;
+/// The memory one bucket takes: `Hash` megabytes hold that many bytes of buckets.
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
 /// A fixed-size table of buckets indexed by the Zobrist key. A new result replaces the
 /// same position's entry, else an empty one, else the least valuable: shallow and old
