@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::{Book, LearnedData, PositionTable, PostBook, SyzygyTables};
+use crate::{Book, Command, LearnedData, PositionTable, PostBook, SyzygyTables};
 
 /// Whether an option's path value means "no file".
 pub(crate) fn unset(path: &str) -> bool {
@@ -13,23 +13,25 @@ pub(crate) fn unset(path: &str) -> bool {
     path.is_empty() || path == "<empty>"
 }
 
-/// Opens the tables a `SyzygyPath` option names (folders separated as in `PATH`): `None` for
-/// none, else the tables and a line saying what was found; on failure, the reason.
-pub(crate) fn open_tablebases(path: &str) -> Result<Option<(Arc<SyzygyTables>, String)>, String> {
+/// Opens the tables a `SyzygyPath` option names (folders separated as in `PATH`) and hands
+/// the engine thread the command to search with them, or with none when the path is empty or
+/// cannot be used (the GUI asked for these tables and no others). Returns a line saying what
+/// was found (`None` for no path), or the reason it failed.
+pub(crate) fn set_tablebases(path: &str, send: impl FnOnce(Command)) -> Result<Option<String>, String> {
     if unset(path) {
+        send(Command::SetTablebases(None));
         return Ok(None);
     }
     match SyzygyTables::open_list(path.trim()) {
         Ok(tables) => {
-            let found = format!(
-                "SyzygyPath {}: {} files, up to {} pieces",
-                path.trim(),
-                tables.files(),
-                tables.max_pieces()
-            );
-            Ok(Some((Arc::new(tables), found)))
+            let (files, pieces) = (tables.files(), tables.max_pieces());
+            send(Command::SetTablebases(Some(Arc::new(tables))));
+            Ok(Some(format!("SyzygyPath {}: {files} files, up to {pieces} pieces", path.trim())))
         }
-        Err(e) => Err(format!("SyzygyPath: {e}")),
+        Err(e) => {
+            send(Command::SetTablebases(None));
+            Err(format!("SyzygyPath: {e}"))
+        }
     }
 }
 

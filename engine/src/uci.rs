@@ -15,7 +15,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub use parse::{UciCommand, UciOption, parse_line};
 
-use crate::file_options::{load_policy, load_positions, load_postbook, open_book, open_tablebases};
+use crate::file_options::{load_policy, load_positions, load_postbook, open_book, set_tablebases};
 use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo};
@@ -161,14 +161,8 @@ impl Session {
             }
             UciOption::Elo(_) => return Some("info string UCI_Elo is not implemented yet".to_owned()),
             UciOption::SyzygyPath(path) => {
-                let opened = open_tablebases(&path);
-                let tables = opened.as_ref().ok().and_then(|o| o.as_ref().map(|(t, _)| Arc::clone(t)));
-                // A folder that cannot be used leaves the engine without tables, as the GUI
-                // asked for these and no others.
-                handle.send(Command::SetTablebases(tables));
-                return match opened {
-                    Ok(Some((_, found))) => Some(format!("info string {found}")),
-                    Ok(None) => None,
+                return match set_tablebases(&path, |cmd| handle.send(cmd)) {
+                    Ok(found) => found.map(|found| format!("info string {found}")),
                     Err(e) => Some(format!("info string error: {e}")),
                 };
             }

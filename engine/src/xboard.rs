@@ -20,7 +20,7 @@ use shakmaty::{
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
 use crate::conductor::{Conductor, GameEvent};
-use crate::file_options::{load_policy, load_positions, load_postbook, open_book, open_tablebases};
+use crate::file_options::{load_policy, load_positions, load_postbook, open_book, set_tablebases};
 use crate::policy::{PolicyChange, PolicySettings};
 use crate::search::{max_threads, position_hash};
 use crate::{
@@ -622,12 +622,8 @@ impl Session {
             XboardCommand::NoPost => self.post = false,
             XboardCommand::Ping(n) => say(&format!("pong {n}")),
             XboardCommand::EgtPath(kind, path) if kind.eq_ignore_ascii_case("syzygy") => {
-                let opened = open_tablebases(&path);
-                let tables = opened.as_ref().ok().and_then(|o| o.as_ref().map(|(t, _)| Arc::clone(t)));
-                self.handle.send(Command::SetTablebases(tables));
-                match opened {
-                    Ok(Some((_, found))) => say(&format!("# {found}")),
-                    Ok(None) => {}
+                match set_tablebases(&path, |cmd| self.handle.send(cmd)) {
+                    Ok(found) => found.iter().for_each(|found| say(&format!("# {found}"))),
                     Err(why) => say(&format!("tellusererror {why}")),
                 }
             }

@@ -358,3 +358,31 @@ fn a_policy_file_such_as_a_tuned_best_json_sets_the_draw_and_resign_settings() {
     let lines = first_move_lines(&mut engine);
     assert!(lines.iter().any(|l| l == "offer draw"), "the file's dead band offers at once: {lines:?}");
 }
+
+#[test]
+fn egtpath_syzygy_gives_the_search_the_tables() {
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/syzygy");
+    let mut engine = Session::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    let (features, _) = engine.expect("feature", Duration::from_secs(5));
+    assert!(features.contains(" egt=\"syzygy\" "), "{features}");
+    engine.send("egtpath syzygy /no/such/tables");
+    engine.expect("tellusererror SyzygyPath: The Syzygy tables in /no/such/tables", Duration::from_secs(5));
+    engine.send(&format!("egtpath syzygy {tables}"));
+    let (line, _) = engine.expect("# SyzygyPath", Duration::from_secs(5));
+    assert!(line.ends_with(": 70 files, up to 4 pieces"), "{line}");
+    // KRvK: the tables' win is posted as a score no evaluation reaches.
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard 8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+    engine.send("post");
+    engine.send("sd 4");
+    engine.send("go");
+    let (line, thinking) = engine.expect("move ", Duration::from_secs(10));
+    played(&position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"), &line);
+    assert!(
+        thinking.iter().any(|l| is_thinking(l) && l.split_whitespace().nth(1) == Some("19999")),
+        "{thinking:?}"
+    );
+}

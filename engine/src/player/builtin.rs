@@ -1,9 +1,8 @@
 //! Kibitz's own engine as a [`Player`]: the engine thread behind an [`EngineHandle`].
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use crate::file_options::open_tablebases;
+use crate::file_options::set_tablebases;
 use crate::search::max_threads;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use crate::{Command, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option};
@@ -45,10 +44,7 @@ impl Player for EngineHandle {
                     }
                 }
                 Ok(value) if name.eq_ignore_ascii_case("SyzygyPath") => {
-                    let opened = open_tablebases(&value);
-                    let tables = opened.as_ref().ok().and_then(|o| o.as_ref().map(|(t, _)| Arc::clone(t)));
-                    EngineHandle::send(self, Command::SetTablebases(tables));
-                    if let Err(e) = opened {
+                    if let Err(e) = set_tablebases(&value, |cmd| EngineHandle::send(self, cmd)) {
                         self.report(Event::Message(format!("{ENGINE_NAME}: {e}")));
                     }
                 }
