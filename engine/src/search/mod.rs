@@ -364,6 +364,10 @@ fn deepen(node: &mut Searcher<'_>, root: &Root<'_>, limits: &SearchLimits) -> Pl
             node.seldepth = 0;
             let previous = lines.get(index);
             let failed = |node: &mut Searcher<'_>, score, bound| {
+                // At a root the tables decide, a window's failure says nothing they do not.
+                if root.tb_score.is_some() {
+                    return;
+                }
                 let pv = match bound {
                     ScoreBound::Lower => legal_prefix(pos, &node.pv[0]),
                     ScoreBound::Upper => previous.map(|(_, pv)| pv.clone()).unwrap_or_default(),
