@@ -196,7 +196,7 @@ impl SidePanel {
             }
             let mut ponder = model.ponder;
             let hover = "Kibitz thinks on your time about the reply it expects (Crafty's ponder on)";
-            if ui.checkbox(&mut ponder, "Ponder").on_hover_text(hover).changed() {
+            if ui.checkbox(&mut ponder, "Think on my time").on_hover_text(hover).changed() {
                 actions.push(Action::SetPonder(ponder));
             }
             let tables = match model.tablebases {

@@ -1,5 +1,5 @@
 //! Pondering (Crafty's `ponder on`), clicked through by accessible labels: off by default;
-//! switched on, Kibitz thinks on the player's time about the reply it expects; that reply
+//! switched on ("Think on my time"), Kibitz thinks on the player's time about the reply it expects; that reply
 //! played is a ponder hit, another reply stops the ponder search and Kibitz searches anew;
 //! switched off, it stops.
 
@@ -60,7 +60,7 @@ fn kibitz_ponders_on_the_expected_reply_and_a_hit_answers_it() {
     h.run_steps(5);
     assert_eq!(h.state().pondering_on(), None, "pondering is off by default");
 
-    h.get_by_label("Ponder").click();
+    h.get_by_label("Think on my time").click();
     h.run_steps(2);
     play_and_wait(&mut h, "h3");
     let expected = pondered(&mut h);
@@ -83,7 +83,7 @@ fn kibitz_ponders_on_the_expected_reply_and_a_hit_answers_it() {
 
     // Switched off, the ponder search stops and none starts again.
     pondered(&mut h);
-    h.get_by_label("Ponder").click();
+    h.get_by_label("Think on my time").click();
     h.run_steps(2);
     assert_eq!(h.state().pondering_on(), None);
     let last = h.state().game().position().legal_moves()[0];
