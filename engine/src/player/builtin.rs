@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB};
-use crate::{Command, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option};
+use crate::{Command, ELO_RANGE, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option};
 
 /// The options the built-in engine takes through [`Command::SetOption`].
 fn builtin_options() -> Vec<EngineOption> {
@@ -13,6 +13,15 @@ fn builtin_options() -> Vec<EngineOption> {
             kind: OptionKind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: MAX_HASH_MB as i64 },
         },
         EngineOption { name: "Clear Hash".into(), kind: OptionKind::Button },
+        EngineOption { name: "UCI_LimitStrength".into(), kind: OptionKind::Check { default: false } },
+        EngineOption {
+            name: "UCI_Elo".into(),
+            kind: OptionKind::Spin {
+                default: i64::from(ELO_RANGE.0),
+                min: i64::from(ELO_RANGE.0),
+                max: i64::from(ELO_RANGE.1),
+            },
+        },
     ]
 }
 
@@ -30,6 +39,14 @@ impl Player for EngineHandle {
             Command::SetOption { name, value } => match check_option(&builtin_options(), &name, &value) {
                 Ok(_) if name.eq_ignore_ascii_case("Clear Hash") => {
                     EngineHandle::send(self, Command::ClearHash)
+                }
+                Ok(value) if name.eq_ignore_ascii_case("UCI_LimitStrength") => {
+                    self.limit_strength(value.eq_ignore_ascii_case("true"));
+                }
+                Ok(value) if name.eq_ignore_ascii_case("UCI_Elo") => {
+                    if let Ok(elo) = value.parse() {
+                        self.set_elo(elo);
+                    }
                 }
                 Ok(value) => {
                     if let Ok(megabytes) = value.parse() {

@@ -1,0 +1,285 @@
+//! `kibitz levels`: measures the rating of every calibrated level (docs/STRENGTH.md). Each
+//! level plays a match against Stockfish limited to the level's rating (`UCI_LimitStrength`,
+//! `UCI_Elo`); a level below Stockfish's weakest rating plays the next stronger level instead,
+//! and its rating is that level's measured rating plus the difference. Then the weakest level
+//! plays Stockfish at its weakest (it should lose more often than not), and full strength
+//! plays Stockfish at a rating of its own. Every match is a `kibitz match` whose command is
+//! printed before its games; the table comes last, in Markdown.
+
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::matches::MatchArgs;
+use crate::{CALIBRATION, Level, WinDrawLoss};
+
+/// `kibitz levels [OPTIONS]`.
+#[derive(Debug, Args)]
+#[command(after_help = "Prints each match's `kibitz match` command and games, then the table \
+of the levels (rating measured with its 95% interval, games, opponent), the check of the weakest \
+level and full strength's match; the last line is `levels measured N of M`.")]
+pub struct LevelsArgs {
+    /// Game pairs of each level's match (colours reversed on each opening).
+    #[arg(long, value_name = "N", default_value_t = 15)]
+    pairs: usize,
+    /// The time control of every game.
+    #[arg(long = "tc", value_name = "CONTROL", default_value = "10+0.1")]
+    control: String,
+    /// Stockfish, the anchor of the scale.
+    #[arg(long, value_name = "PROGRAM", default_value = "/usr/games/stockfish")]
+    stockfish: String,
+    /// The weakest `UCI_Elo` that Stockfish accepts (Debian's 15.1: 1350); levels below it
+    /// are measured against the next stronger level.
+    #[arg(long = "stockfish-min", value_name = "ELO", default_value_t = 1350)]
+    stockfish_min: u32,
+    /// The strongest `UCI_Elo` that Stockfish accepts.
+    #[arg(long = "stockfish-max", value_name = "ELO", default_value_t = 2850)]
+    stockfish_max: u32,
+    /// The openings, drawn in a random order seeded with --seed.
+    #[arg(long, value_name = "FILE", default_value = "data/openings/2moves_v2.pgn")]
+    openings: String,
+    /// Seeds the order of the openings.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Syzygy tablebases for TCEC's adjudication.
+    #[arg(long = "tb", value_name = "FOLDER")]
+    tablebases: Option<String>,
+    /// Game pairs of the check: the weakest level against Stockfish at --stockfish-min (0:
+    /// no check).
+    #[arg(long = "check-pairs", value_name = "N", default_value_t = 5)]
+    check_pairs: usize,
+    /// Full strength plays Stockfish at this `UCI_Elo` (0: not measured).
+    #[arg(long = "full-against", value_name = "ELO", default_value_t = 2100)]
+    full_against: u32,
+    /// Appends every game to this PGN file.
+    #[arg(long = "pgnout", value_name = "FILE")]
+    pgn_out: Option<String>,
+}
+
+/// A rating on Stockfish's scale with its 95% interval.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Rating {
+    elo: f64,
+    low: f64,
+    high: f64,
+}
+
+impl Rating {
+    /// An exact rating: Stockfish's `UCI_Elo`, which defines the scale.
+    fn anchor(elo: u32) -> Rating {
+        let elo = f64::from(elo);
+        Rating { elo, low: elo, high: elo }
+    }
+
+    /// The rating of a player who scored `record` against a player of this rating: the
+    /// difference added, the two intervals' half-widths combined as independent errors.
+    fn plus(self, record: &WinDrawLoss) -> Option<Rating> {
+        let e = record.elo()?;
+        let elo = self.elo + e.elo;
+        let low = elo - (e.elo - e.low).hypot(self.elo - self.low);
+        let high = elo + (e.high - e.elo).hypot(self.high - self.elo);
+        Some(Rating { elo, low, high })
+    }
+}
+
+/// A number of the table: rounded, or `+inf` / `-inf`.
+fn shown(x: f64) -> String {
+    if x.is_finite() { format!("{:.0}", x) } else { format!("{}inf", if x > 0.0 { '+' } else { '-' }) }
+}
+
+/// One measured match.
+struct Measured {
+    level: Level,
+    setting: Option<u32>,
+    opponent: String,
+    record: WinDrawLoss,
+    rating: Option<Rating>,
+}
+
+impl Measured {
+    fn row(&self) -> String {
+        let r = &self.record;
+        let score = if r.games() == 0 { 0.0 } else { 100.0 * r.points() / f64::from(r.games()) };
+        let (elo, interval) = match self.rating {
+            Some(x) if x.elo.is_finite() => (shown(x.elo), format!("{} .. {}", shown(x.low), shown(x.high))),
+            Some(x) => (shown(x.elo), "-".to_owned()),
+            None => ("-".to_owned(), "-".to_owned()),
+        };
+        let setting = self.setting.map_or("-".to_owned(), |s| s.to_string());
+        format!(
+            "| {} | {setting} | {} | {} | +{} ={} -{} | {score:.1}% | {elo} | {interval} |",
+            self.level.label(),
+            self.opponent,
+            r.games(),
+            r.wins,
+            r.draws,
+            r.losses
+        )
+    }
+}
+
+impl LevelsArgs {
+    /// The engine words of Kibitz at `level`.
+    fn kibitz(level: Level) -> String {
+        let name = match level {
+            Level::Elo(elo) => format!("Kibitz{elo}"),
+            Level::Full => "KibitzFull".to_owned(),
+        };
+        let value = match level {
+            Level::Elo(elo) => elo.to_string(),
+            Level::Full => "full".to_owned(),
+        };
+        format!("name={name} cmd=builtin option.Hash=16 level={value}")
+    }
+
+    /// The engine words of Stockfish limited to `elo`.
+    fn stockfish(&self, elo: u32) -> String {
+        format!(
+            "name=SF{elo} cmd={} proto=uci option.Threads=1 option.Hash=16 option.UCI_LimitStrength=true \
+             option.UCI_Elo={elo}",
+            self.stockfish
+        )
+    }
+
+    /// Plays `pairs` game pairs of `first` against `second` (engine words), after printing the
+    /// `kibitz match` command; the first engine's record.
+    fn play(&self, first: &str, second: &str, pairs: usize) -> Result<WinDrawLoss, String> {
+        let mut words: Vec<String> = [
+            "--format",
+            "match",
+            "--tc",
+            &self.control,
+            "--rounds",
+            &pairs.to_string(),
+            "--games",
+            "2",
+            "--openings",
+            &self.openings,
+            "--order",
+            "random",
+            "--seed",
+            &self.seed.to_string(),
+            "--adjudication",
+            "tcec",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        if let Some(folder) = &self.tablebases {
+            words.extend(["--tb".to_owned(), folder.clone()]);
+        }
+        if let Some(file) = &self.pgn_out {
+            words.extend(["--pgnout".to_owned(), file.clone()]);
+        }
+        words.extend(["--engine".to_owned(), first.to_owned(), "--engine".to_owned(), second.to_owned()]);
+        let quoted: Vec<String> =
+            words.iter().map(|w| if w.contains(' ') { format!("\"{w}\"") } else { w.clone() }).collect();
+        println!("\n$ kibitz match {}", quoted.join(" "));
+        MatchArgs::from_words(&words)?.first_engine_record()
+    }
+
+    /// Measures the levels, strongest first; `Err` when a match cannot be played.
+    fn measure(&self) -> Result<(Vec<Measured>, Option<Measured>, Option<Measured>), String> {
+        let mut levels: Vec<Measured> = Vec::new();
+        for c in CALIBRATION.iter().rev() {
+            let level = Level::Elo(c.elo);
+            let stronger = levels.last();
+            let (opponent, words, base) = match stronger {
+                Some(above) if c.elo < self.stockfish_min => {
+                    (above.level.label(), Self::kibitz(above.level), above.rating.filter(|r| r.elo.is_finite()))
+                }
+                _ => {
+                    let elo = c.elo.clamp(self.stockfish_min, self.stockfish_max);
+                    (format!("Stockfish {elo}"), self.stockfish(elo), Some(Rating::anchor(elo)))
+                }
+            };
+            let record = self.play(&Self::kibitz(level), &words, self.pairs)?;
+            let rating = base.and_then(|b| b.plus(&record));
+            levels.push(Measured { level, setting: Some(c.setting), opponent, record, rating });
+        }
+        let check = if self.check_pairs > 0 {
+            let level = Level::weakest();
+            let elo = self.stockfish_min;
+            let record = self.play(&Self::kibitz(level), &self.stockfish(elo), self.check_pairs)?;
+            let rating = Rating::anchor(elo).plus(&record);
+            let setting = CALIBRATION.first().map(|c| c.setting);
+            Some(Measured { level, setting, opponent: format!("Stockfish {elo}"), record, rating })
+        } else {
+            None
+        };
+        let full = if self.full_against > 0 {
+            let elo = self.full_against.clamp(self.stockfish_min, self.stockfish_max);
+            let record = self.play(&Self::kibitz(Level::Full), &self.stockfish(elo), self.pairs)?;
+            let rating = Rating::anchor(elo).plus(&record);
+            Some(Measured { level: Level::Full, setting: None, opponent: format!("Stockfish {elo}"), record, rating })
+        } else {
+            None
+        };
+        levels.reverse();
+        Ok((levels, check, full))
+    }
+
+    /// Runs `kibitz levels ...`.
+    #[must_use]
+    pub fn run(self) -> ExitCode {
+        let (levels, check, full) = match self.measure() {
+            Ok(measured) => measured,
+            Err(e) => {
+                eprintln!("kibitz levels: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        println!("\nLevels at {}, {} game pairs each (Elo: Stockfish's UCI_Elo scale):\n", self.control, self.pairs);
+        println!("| Level | Setting | Opponent | Games | +W =D -L | Score | Elo | 95% interval |");
+        println!("|---|---|---|---|---|---|---|---|");
+        for measured in levels.iter().chain(&full) {
+            println!("{}", measured.row());
+        }
+        if let Some(check) = &check {
+            let r = &check.record;
+            let loses = 2 * r.losses > r.games();
+            println!("\nCheck: the weakest level against {}:\n", check.opponent);
+            println!("{}", check.row());
+            println!(
+                "\nThe weakest level {} more often than not ({} of {} games lost).",
+                if loses { "loses" } else { "does NOT lose" },
+                r.losses,
+                r.games()
+            );
+        }
+        let measured = levels.iter().filter(|m| m.rating.is_some_and(|r| r.elo.is_finite())).count();
+        println!("levels measured {measured} of {}", levels.len());
+        ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chained_rating_adds_the_difference_and_widens_the_interval() {
+        let even = WinDrawLoss { wins: 5, draws: 10, losses: 5 };
+        let anchor = Rating::anchor(1350).plus(&even).expect("games");
+        assert_eq!(anchor.elo, 1350.0);
+        assert!(anchor.low < 1350.0 && anchor.high > 1350.0);
+        let worse = WinDrawLoss { wins: 2, draws: 6, losses: 12 };
+        let chained = anchor.plus(&worse).expect("games");
+        let alone = Rating::anchor(1350).plus(&worse).expect("games");
+        assert_eq!(chained.elo, alone.elo, "the anchor's rating plus the difference");
+        assert!(chained.low < alone.low && chained.high > alone.high, "both errors count");
+        assert!(Rating::anchor(1350).plus(&WinDrawLoss::default()).is_none(), "no games");
+        let swept = Rating::anchor(1350).plus(&WinDrawLoss { wins: 0, draws: 0, losses: 4 }).expect("games");
+        assert_eq!(shown(swept.elo), "-inf");
+    }
+
+    #[test]
+    fn the_level_words_make_a_level_match() {
+        let words = [LevelsArgs::kibitz(Level::Elo(1200)), LevelsArgs::kibitz(Level::Full)];
+        assert_eq!(words[0], "name=Kibitz1200 cmd=builtin option.Hash=16 level=1200");
+        assert!(words[1].ends_with("level=full"));
+        let args = MatchArgs::from_words(
+            &["--engine", &words[0], "--engine", &words[1], "--tc", "1+0"].map(str::to_owned),
+        );
+        assert!(args.is_ok(), "{args:?}");
+    }
+}
