@@ -619,7 +619,7 @@ impl KibitzApp {
         let timed = clock.as_ref().is_some_and(Clock::is_timed);
         let seats = request.seats.clone().map(|choice| match choice {
             SeatChoice::Player => Seat::person("You"),
-            SeatChoice::Kibitz => self.kibitz_seat(request.level),
+            SeatChoice::Kibitz => self.kibitz_seat(request.level, timed),
             SeatChoice::Engine(name) => self.external_seat(&name, timed),
         });
         let policies =
@@ -632,8 +632,9 @@ impl KibitzApp {
         Table::new(conductor, seats)
     }
 
-    /// Kibitz's own engine at `level`, with its book and what it learned.
-    fn kibitz_seat(&self, level: Level) -> Seat {
+    /// Kibitz's own engine at `level`, with its book and what it learned; on the game's clock
+    /// (`timed`), or within the level's limits for a game without one.
+    fn kibitz_seat(&self, level: Level, timed: bool) -> Seat {
         let repaint = Arc::clone(&self.repaint);
         let handle = EngineHandle::spawn(move || repaint());
         handle.send(Command::SetBook {
@@ -642,7 +643,9 @@ impl KibitzApp {
             seed: None,
         });
         handle.send(self.learning.command());
-        Seat::engine("Kibitz", EngineSeat::new(Box::new(handle), level.limits(), true))
+        handle.set_level(level);
+        let base = if timed { SearchLimits::default() } else { level.limits() };
+        Seat::engine("Kibitz", EngineSeat::new(Box::new(handle), base, true))
     }
 
     /// A configured external engine, started now; it searches within the clock, or for
@@ -650,7 +653,7 @@ impl KibitzApp {
     fn external_seat(&self, name: &str, timed: bool) -> Seat {
         let Some(config) = self.settings.engine(name).cloned() else {
             // `start` replaces engines that are not configured; this is only a safe fallback.
-            return self.kibitz_seat(Level::default());
+            return self.kibitz_seat(Level::default(), timed);
         };
         let repaint = Arc::clone(&self.repaint);
         let player = ExternalEngine::spawn(config, move || repaint());

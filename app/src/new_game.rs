@@ -89,7 +89,7 @@ impl NewGameDialog {
             }
             ui.horizontal(|ui| {
                 ui.label("Kibitz's strength");
-                for level in Level::ALL {
+                for level in Level::all() {
                     ui.radio_value(&mut self.level, level, level.label());
                 }
             });

@@ -62,24 +62,27 @@ impl Strength {
         1 + (self.fraction() * 9.0) as u32
     }
 
-    /// The most nodes one move's search visits: 1,000 at the bottom, doubling every 200
-    /// points of setting (about a million at the top).
+    /// The most nodes one move's search visits: 20,000 at the bottom (enough for its first
+    /// iteration to rank all its lines), doubling every 333 points of setting (about 1.3
+    /// million at the top). The depth is the horizon; the nodes keep the search bounded
+    /// where it explodes.
     #[must_use]
     pub fn nodes(self) -> u64 {
-        (1000.0 * 2f64.powf(self.fraction() * 10.0)) as u64
+        (20_000.0 * 2f64.powf(self.fraction() * 6.0)) as u64
     }
 
-    /// How many lines the search ranks to choose among: 6 at the bottom, 3 at the top.
+    /// How many lines the search ranks to choose among: 6 at the bottom, 2 at the top.
     #[must_use]
     pub fn lines(self) -> u32 {
-        6 - (self.fraction() * 3.0).round() as u32
+        6 - (self.fraction() * 4.0).round() as u32
     }
 
     /// How far below the best line, in centipawns, a line may score and still be chosen: 400
-    /// at the bottom, 20 at the top.
+    /// at the bottom, 20 at the top, falling fastest at the bottom (a club player's
+    /// inaccuracies are small, a beginner's are not).
     #[must_use]
     pub fn margin(self) -> i32 {
-        20 + ((1.0 - self.fraction()) * 380.0).round() as i32
+        20 + ((1.0 - self.fraction()).powi(2) * 380.0).round() as i32
     }
 
     /// The share of the clock the player sees, in percent: 25 at the bottom, 100 at the top.

@@ -51,9 +51,10 @@ pub struct LevelsArgs {
     /// Full strength plays Stockfish at this `UCI_Elo` (0: not measured).
     #[arg(long = "full-against", value_name = "ELO", default_value_t = 2100)]
     full_against: u32,
-    /// Appends every game to this PGN file.
-    #[arg(long = "pgnout", value_name = "FILE")]
-    pgn_out: Option<String>,
+    /// Writes each match's games to its own PGN file in this folder, named after the two
+    /// engines (`Kibitz1200-SF1350.pgn`); the files must not exist yet.
+    #[arg(long = "pgn-dir", value_name = "FOLDER")]
+    pgn_dir: Option<String>,
 }
 
 /// A rating on Stockfish's scale with its 95% interval.
@@ -141,8 +142,8 @@ impl LevelsArgs {
         )
     }
 
-    /// Plays `pairs` game pairs of `first` against `second` (engine words), after printing the
-    /// `kibitz match` command; the first engine's record.
+    /// Plays `pairs` game pairs of `first` against `second` (engine words, each starting
+    /// with its `name=`), after printing the `kibitz match` command; the first engine's record.
     fn play(&self, first: &str, second: &str, pairs: usize) -> Result<WinDrawLoss, String> {
         let mut words: Vec<String> = [
             "--format",
@@ -167,8 +168,10 @@ impl LevelsArgs {
         if let Some(folder) = &self.tablebases {
             words.extend(["--tb".to_owned(), folder.clone()]);
         }
-        if let Some(file) = &self.pgn_out {
-            words.extend(["--pgnout".to_owned(), file.clone()]);
+        if let Some(folder) = &self.pgn_dir {
+            let name = |words: &str| words.split_whitespace().next().unwrap_or("").trim_start_matches("name=").to_owned();
+            let file = std::path::Path::new(folder).join(format!("{}-{}.pgn", name(first), name(second)));
+            words.extend(["--pgnout".to_owned(), file.display().to_string()]);
         }
         words.extend(["--engine".to_owned(), first.to_owned(), "--engine".to_owned(), second.to_owned()]);
         let quoted: Vec<String> =
