@@ -24,13 +24,14 @@ pub struct Calibration {
 
 /// The calibrated levels, weakest first, from `kibitz levels` (docs/STRENGTH.md). Both
 /// columns rise.
-pub const CALIBRATION: [Calibration; 6] = [
-    Calibration { setting: 400, elo: 500 },
-    Calibration { setting: 800, elo: 850 },
-    Calibration { setting: 1200, elo: 1200 },
-    Calibration { setting: 1600, elo: 1500 },
-    Calibration { setting: 2000, elo: 1800 },
-    Calibration { setting: 2400, elo: 1950 },
+pub const CALIBRATION: [Calibration; 7] = [
+    Calibration { setting: 400, elo: 550 },
+    Calibration { setting: 700, elo: 780 },
+    Calibration { setting: 1000, elo: 1000 },
+    Calibration { setting: 1300, elo: 1250 },
+    Calibration { setting: 1600, elo: 1530 },
+    Calibration { setting: 1950, elo: 1800 },
+    Calibration { setting: 2400, elo: 2050 },
 ];
 
 /// The ratings a level may ask for (`UCI_Elo`'s range): the weakest and the strongest

@@ -63,12 +63,12 @@ impl Strength {
     }
 
     /// The most nodes one move's search visits: 20,000 at the bottom (enough for its first
-    /// iteration to rank all its lines), doubling every 333 points of setting (about 1.3
-    /// million at the top). The depth is the horizon; the nodes keep the search bounded
-    /// where it explodes.
+    /// iteration to rank all its lines), a million at the top, rising geometrically. With the
+    /// depth, this is the horizon, so that a weak level plays alike at any time control;
+    /// the strongest settings also meet the clock in fast games.
     #[must_use]
     pub fn nodes(self) -> u64 {
-        (20_000.0 * 2f64.powf(self.fraction() * 6.0)) as u64
+        (20_000.0 * 50f64.powf(self.fraction())) as u64
     }
 
     /// How many lines the search ranks to choose among: 6 at the bottom, 2 at the top.

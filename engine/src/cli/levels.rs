@@ -1,7 +1,8 @@
 //! `kibitz levels`: measures the rating of every calibrated level (docs/STRENGTH.md). Each
 //! level plays a match against Stockfish limited to the level's rating (`UCI_LimitStrength`,
-//! `UCI_Elo`); a level below Stockfish's weakest rating plays the next stronger level instead,
-//! and its rating is that level's measured rating plus the difference. Then the weakest level
+//! `UCI_Elo`), or to its weakest rating for a level up to [`CHAIN_BELOW`] below it; a level
+//! further down plays the next stronger level instead, and its rating is that level's
+//! measured rating plus the difference. Then the weakest level
 //! plays Stockfish at its weakest (it should lose more often than not), and full strength
 //! plays Stockfish at a rating of its own. Every match is a `kibitz match` whose command is
 //! printed before its games; the table comes last, in Markdown.
@@ -12,6 +13,10 @@ use clap::Args;
 
 use super::matches::MatchArgs;
 use crate::{CALIBRATION, Level, WinDrawLoss};
+
+/// How far below Stockfish's weakest rating a level still plays Stockfish (at its weakest)
+/// rather than the next stronger level: near even, its score says more than a chained one.
+pub const CHAIN_BELOW: u32 = 150;
 
 /// `kibitz levels [OPTIONS]`.
 #[derive(Debug, Args)]
@@ -28,8 +33,8 @@ pub struct LevelsArgs {
     /// Stockfish, the anchor of the scale.
     #[arg(long, value_name = "PROGRAM", default_value = "/usr/games/stockfish")]
     stockfish: String,
-    /// The weakest `UCI_Elo` that Stockfish accepts (Debian's 15.1: 1350); levels below it
-    /// are measured against the next stronger level.
+    /// The weakest `UCI_Elo` that Stockfish accepts (Debian's 15.1: 1350); levels more than
+    /// 150 below it are measured against the next stronger level.
     #[arg(long = "stockfish-min", value_name = "ELO", default_value_t = 1350)]
     stockfish_min: u32,
     /// The strongest `UCI_Elo` that Stockfish accepts.
@@ -49,7 +54,7 @@ pub struct LevelsArgs {
     #[arg(long = "check-pairs", value_name = "N", default_value_t = 5)]
     check_pairs: usize,
     /// Full strength plays Stockfish at this `UCI_Elo` (0: not measured).
-    #[arg(long = "full-against", value_name = "ELO", default_value_t = 2100)]
+    #[arg(long = "full-against", value_name = "ELO", default_value_t = 2400)]
     full_against: u32,
     /// Writes each match's games to its own PGN file in this folder, named after the two
     /// engines (`Kibitz1200-SF1350.pgn`); the files must not exist yet.
@@ -187,7 +192,7 @@ impl LevelsArgs {
             let level = Level::Elo(c.elo);
             let stronger = levels.last();
             let (opponent, words, base) = match stronger {
-                Some(above) if c.elo < self.stockfish_min => {
+                Some(above) if c.elo + CHAIN_BELOW < self.stockfish_min => {
                     (above.level.label(), Self::kibitz(above.level), above.rating.filter(|r| r.elo.is_finite()))
                 }
                 _ => {
