@@ -22,21 +22,26 @@ pub struct Calibration {
     pub elo: u32,
 }
 
-/// The calibrated levels, weakest first, from `kibitz levels` (docs/STRENGTH.md). Both
-/// columns rise.
+/// The calibrated levels, weakest first: the ratings `kibitz levels` measured on 2026-11-24
+/// (docs/STRENGTH.md, 30 games each, 95% intervals of ±125 Elo at best and ±320 at the
+/// bottom of the chain), rounded to 10. Both columns rise.
 pub const CALIBRATION: [Calibration; 7] = [
-    Calibration { setting: 400, elo: 550 },
-    Calibration { setting: 700, elo: 780 },
-    Calibration { setting: 1000, elo: 1000 },
-    Calibration { setting: 1300, elo: 1250 },
-    Calibration { setting: 1600, elo: 1530 },
-    Calibration { setting: 1950, elo: 1800 },
-    Calibration { setting: 2400, elo: 2050 },
+    Calibration { setting: 400, elo: 590 },
+    Calibration { setting: 700, elo: 850 },
+    Calibration { setting: 1000, elo: 1020 },
+    Calibration { setting: 1300, elo: 1400 },
+    Calibration { setting: 1600, elo: 1590 },
+    Calibration { setting: 1950, elo: 1720 },
+    Calibration { setting: 2400, elo: 1890 },
 ];
 
 /// The ratings a level may ask for (`UCI_Elo`'s range): the weakest and the strongest
 /// calibrated ones.
 pub const ELO_RANGE: (u32, u32) = (CALIBRATION[0].elo, CALIBRATION[CALIBRATION.len() - 1].elo);
+
+/// Full strength's rating as `kibitz levels` measured it at 10+0.1 (docs/STRENGTH.md); it
+/// rises with the time a move is given, where the levels' horizons stay put.
+pub const FULL_ELO: u32 = 2050;
 
 /// How long full strength thinks per move in a game without a clock.
 pub const UNTIMED_MOVE_TIME: Duration = Duration::from_secs(3);
@@ -70,14 +75,12 @@ impl Level {
         Level::Elo(ELO_RANGE.0)
     }
 
-    /// The offered level nearest to `elo` (full strength is above the strongest calibrated
-    /// level, as far above it as the next step down).
+    /// The offered level nearest to `elo` (full strength counting as [`FULL_ELO`]).
     #[must_use]
     pub fn nearest(elo: u32) -> Level {
-        let full = 2 * ELO_RANGE.1 - CALIBRATION[CALIBRATION.len() - 2].elo;
         let rating = |level: Level| match level {
             Level::Elo(e) => e,
-            Level::Full => full,
+            Level::Full => FULL_ELO,
         };
         Level::all().min_by_key(|&l| rating(l).abs_diff(elo)).unwrap_or_default()
     }
@@ -149,10 +152,12 @@ impl Level {
     }
 }
 
-/// The measured strength of the old "beginner" level (a plain depth-1 search).
-const LEGACY_BEGINNER: u32 = 1200;
-/// The measured strength of the old "casual" level (a plain depth-3 search).
-const LEGACY_CASUAL: u32 = 1700;
+/// The measured strength of the old "beginner" level, a plain depth-1 search: 6 of 10 games
+/// against Stockfish 1350 at 10+0.1 (docs/STRENGTH.md).
+const LEGACY_BEGINNER: u32 = 1420;
+/// The measured strength of the old "casual" level, a plain depth-3 search: 4 of 10 games
+/// against Stockfish 1600 at 10+0.1.
+const LEGACY_CASUAL: u32 = 1530;
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -231,7 +236,11 @@ mod tests {
         let middle = Level::Elo(u32::midpoint(low.elo, high.elo)).strength().expect("weakened").setting();
         assert!(low.setting < middle && middle < high.setting, "{middle}");
         assert_eq!(Level::Elo(0).strength(), Level::weakest().strength(), "clamped below");
-        assert_eq!(Level::Elo(9999).strength(), Some(Strength::new(CALIBRATION[CALIBRATION.len() - 1].setting)), "clamped above");
+        assert_eq!(
+            Level::Elo(9999).strength(),
+            Some(Strength::new(CALIBRATION[CALIBRATION.len() - 1].setting)),
+            "clamped above"
+        );
         assert_eq!(Level::nearest(9999), Level::Full);
         assert_eq!(Level::nearest(0), Level::weakest());
     }

@@ -201,7 +201,8 @@ impl Ranked<'_> {
         let count = |depth: u32| self.lines.iter().filter(|l| l.depth == depth).count();
         let most = self.lines.iter().map(|l| count(l.depth)).max().unwrap_or(0);
         let depth = self.lines.iter().map(|l| l.depth).filter(|&d| count(d) == most).max();
-        let mut lines: Vec<SearchInfo> = self.lines.iter().filter(|l| Some(l.depth) == depth).cloned().collect();
+        let mut lines: Vec<SearchInfo> =
+            self.lines.iter().filter(|l| Some(l.depth) == depth).cloned().collect();
         lines.sort_by_key(|l| l.multipv);
         lines
     }

@@ -15,8 +15,8 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::search::{Engine, Listener, SearchOutcome, position_hash};
 use crate::{
-    Book, BookSettings, Command, ENGINE_NAME, Event, FailureKind, Level, PlayerFailure, PositionTable, PostBook,
-    PreferCheck, Purpose, SearchInfo, SearchLimits,
+    Book, BookSettings, Command, ENGINE_NAME, Event, FailureKind, Level, PlayerFailure, PositionTable,
+    PostBook, PreferCheck, Purpose, SearchInfo, SearchLimits,
 };
 
 /// The least time a timed search spends checking the PostBook's preferred move.
@@ -287,8 +287,11 @@ impl Worker {
         // book could not.
         let playing = purpose.uses_book() && !limits.ponder;
         // Only play is weakened: a hint or an analysis shows the best Kibitz can find.
-        let strength =
-            if self.limit_strength && purpose == Purpose::Play { Level::Elo(self.elo).strength() } else { None };
+        let strength = if self.limit_strength && purpose == Purpose::Play {
+            Level::Elo(self.elo).strength()
+        } else {
+            None
+        };
         // Out of book, never into a move the book forbids nor one the PostBook advises against.
         let mut avoid = Vec::new();
         let mut preferred = None;
@@ -319,7 +322,8 @@ impl Worker {
             {
                 avoid.extend(postbook.avoid(&pos));
                 // A weakened level chooses among its own lines, not the PostBook's favourite.
-                preferred = postbook.preferred(&pos).filter(|(m, _)| !avoid.contains(m) && strength.is_none());
+                preferred =
+                    postbook.preferred(&pos).filter(|(m, _)| !avoid.contains(m) && strength.is_none());
             }
         }
         if !avoid.is_empty() {

@@ -94,10 +94,17 @@ fn the_move_is_a_good_line_of_the_search_and_the_seed_reproduces_it() {
         let lines = ranked_lines(&heard);
         let cp = |s: Score| match s {
             Score::Cp(cp) => cp,
-            Score::Mate(n) => if n > 0 { 30_000 } else { -30_000 },
+            Score::Mate(n) => {
+                if n > 0 {
+                    30_000
+                } else {
+                    -30_000
+                }
+            }
         };
         let top = lines.iter().map(|l| cp(l.score)).max().expect("a line");
-        let chosen = lines.iter().find(|l| l.pv.first() == Some(&best)).expect("the move is one of the lines");
+        let chosen =
+            lines.iter().find(|l| l.pv.first() == Some(&best)).expect("the move is one of the lines");
         assert!(top - cp(chosen.score) <= weakest.margin(), "a move beyond the margin");
         let again = play(weakest, &pos, &limits, 11).0.best;
         assert_eq!(again, Some(best), "the same seed, the same move");
@@ -133,7 +140,10 @@ fn the_engine_thread_weakens_play_only() {
     let (best, nodes, infos) = best_move(&handle, 1);
     assert!(pos.is_legal(best.expect("a move")));
     assert!(nodes <= strength.nodes(), "{nodes} nodes");
-    assert!(infos.iter().all(|i| i.depth <= strength.depth() && i.multipv == 1), "one line, within the horizon");
+    assert!(
+        infos.iter().all(|i| i.depth <= strength.depth() && i.multipv == 1),
+        "one line, within the horizon"
+    );
     assert_eq!(infos.last().and_then(|i| i.pv.first().copied()), best, "the last line is the move played");
     handle.send(Command::Go { id: 2, purpose: Purpose::Hint, limits: limits.clone() });
     let (_, _, infos) = best_move(&handle, 2);

@@ -201,11 +201,8 @@ fn options_are_checked_and_unimplemented_ones_say_so() {
 
 /// The score of the last exact main line before `bestmove`, in centipawns (mates far out).
 fn last_score(infos: &[String]) -> i32 {
-    let line = infos
-        .iter()
-        .rev()
-        .find(|l| l.contains(" multipv 1 ") && !l.contains("bound"))
-        .expect("a main line");
+    let line =
+        infos.iter().rev().find(|l| l.contains(" multipv 1 ") && !l.contains("bound")).expect("a main line");
     let mut words = line.split(" score ").nth(1).expect("a score").split_whitespace();
     match (words.next(), words.next().and_then(|n| n.parse::<i32>().ok())) {
         (Some("cp"), Some(cp)) => cp,
@@ -243,7 +240,10 @@ fn uci_limitstrength_and_uci_elo_weaken_play_within_the_margin() {
             // the hash's effects on scores).
             engine.send("setoption name UCI_LimitStrength value false");
             let (_, weak_score) = search(&mut engine, fen, &format!("go depth {depth} searchmoves {weak}"));
-            assert!(best_score - weak_score <= strength.margin() + 50, "{fen}: {weak} {weak_score} against {full} {best_score}");
+            assert!(
+                best_score - weak_score <= strength.margin() + 50,
+                "{fen}: {weak} {weak_score} against {full} {best_score}"
+            );
             differs |= weak != full;
         }
     }

@@ -253,7 +253,10 @@ fn the_levels_are_offered_under_their_uci_names() {
     engine.send("xboard");
     engine.send("protover 2");
     let (features, _) = engine.expect("feature", Duration::from_secs(5));
-    for option in ["option=\"UCI_LimitStrength -check 0\"".to_owned(), format!("option=\"UCI_Elo -spin {low} {low} {high}\"")] {
+    for option in [
+        "option=\"UCI_LimitStrength -check 0\"".to_owned(),
+        format!("option=\"UCI_Elo -spin {low} {low} {high}\""),
+    ] {
         assert!(features.contains(&option), "{option}: {features}");
     }
     engine.send(&format!("option UCI_Elo={}", high + 1));

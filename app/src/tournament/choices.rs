@@ -170,9 +170,10 @@ impl TournamentChoices {
         let mut specs = Vec::new();
         for entrant in &self.entrants {
             let spec = match entrant {
-                Entrant::Kibitz(level) => {
-                    EngineSpec { options: level.options(), ..EngineSpec::builtin(&entrant.label(), control.clone()) }
-                }
+                Entrant::Kibitz(level) => EngineSpec {
+                    options: level.options(),
+                    ..EngineSpec::builtin(&entrant.label(), control.clone())
+                },
                 Entrant::Engine(name) => {
                     let config = configured.iter().find(|c| &c.name == name).ok_or_else(|| {
                         format!("{name} is no longer among the engines: remove it or add it again.")

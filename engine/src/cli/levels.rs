@@ -12,7 +12,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::matches::MatchArgs;
-use crate::{CALIBRATION, Level, WinDrawLoss};
+use crate::tournament::{WinDrawLoss, Z95, elo_from_score};
+use crate::{CALIBRATION, Level};
 
 /// How far below Stockfish's weakest rating a level still plays Stockfish (at its weakest)
 /// rather than the next stronger level: near even, its score says more than a chained one.
@@ -62,29 +63,36 @@ pub struct LevelsArgs {
     pgn_dir: Option<String>,
 }
 
-/// A rating on Stockfish's scale with its 95% interval.
+/// A rating on Stockfish's scale with the half-width of its 95% interval.
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Rating {
     elo: f64,
-    low: f64,
-    high: f64,
+    error: f64,
 }
 
 impl Rating {
     /// An exact rating: Stockfish's `UCI_Elo`, which defines the scale.
     fn anchor(elo: u32) -> Rating {
-        let elo = f64::from(elo);
-        Rating { elo, low: elo, high: elo }
+        Rating { elo: f64::from(elo), error: 0.0 }
     }
 
-    /// The rating of a player who scored `record` against a player of this rating: the
-    /// difference added, the two intervals' half-widths combined as independent errors.
+    /// The rating of a player who scored `record` against a player of this rating: the Elo
+    /// difference of the score added. Its error is the score's (from the games' own spread)
+    /// carried to Elo by the slope of the logistic curve at the score (the delta method), so
+    /// that it stays finite short of a clean sweep and adds up along a chain: the two errors
+    /// are combined as independent ones. `None` without games.
     fn plus(self, record: &WinDrawLoss) -> Option<Rating> {
-        let e = record.elo()?;
-        let elo = self.elo + e.elo;
-        let low = elo - (e.elo - e.low).hypot(self.elo - self.low);
-        let high = elo + (e.high - e.elo).hypot(self.high - self.elo);
-        Some(Rating { elo, low, high })
+        let games = f64::from(record.games());
+        if games == 0.0 {
+            return None;
+        }
+        let score = record.points() / games;
+        let spread = |value: f64, count: u32| f64::from(count) * (value - score).powi(2);
+        let variance =
+            (spread(1.0, record.wins) + spread(0.5, record.draws) + spread(0.0, record.losses)) / games;
+        let slope = 400.0 / (std::f64::consts::LN_10 * score * (1.0 - score));
+        let error = Z95 * (variance / games).sqrt() * slope;
+        Some(Rating { elo: self.elo + elo_from_score(score), error: error.hypot(self.error) })
     }
 }
 
@@ -107,7 +115,7 @@ impl Measured {
         let r = &self.record;
         let score = if r.games() == 0 { 0.0 } else { 100.0 * r.points() / f64::from(r.games()) };
         let (elo, interval) = match self.rating {
-            Some(x) if x.elo.is_finite() => (shown(x.elo), format!("{} .. {}", shown(x.low), shown(x.high))),
+            Some(x) if x.elo.is_finite() => (shown(x.elo), format!("± {}", shown(x.error))),
             Some(x) => (shown(x.elo), "-".to_owned()),
             None => ("-".to_owned(), "-".to_owned()),
         };
@@ -174,7 +182,9 @@ impl LevelsArgs {
             words.extend(["--tb".to_owned(), folder.clone()]);
         }
         if let Some(folder) = &self.pgn_dir {
-            let name = |words: &str| words.split_whitespace().next().unwrap_or("").trim_start_matches("name=").to_owned();
+            let name = |words: &str| {
+                words.split_whitespace().next().unwrap_or("").trim_start_matches("name=").to_owned()
+            };
             let file = std::path::Path::new(folder).join(format!("{}-{}.pgn", name(first), name(second)));
             words.extend(["--pgnout".to_owned(), file.display().to_string()]);
         }
@@ -192,9 +202,11 @@ impl LevelsArgs {
             let level = Level::Elo(c.elo);
             let stronger = levels.last();
             let (opponent, words, base) = match stronger {
-                Some(above) if c.elo + CHAIN_BELOW < self.stockfish_min => {
-                    (above.level.label(), Self::kibitz(above.level), above.rating.filter(|r| r.elo.is_finite()))
-                }
+                Some(above) if c.elo + CHAIN_BELOW < self.stockfish_min => (
+                    above.level.label(),
+                    Self::kibitz(above.level),
+                    above.rating.filter(|r| r.elo.is_finite()),
+                ),
                 _ => {
                     let elo = c.elo.clamp(self.stockfish_min, self.stockfish_max);
                     (format!("Stockfish {elo}"), self.stockfish(elo), Some(Rating::anchor(elo)))
@@ -218,7 +230,13 @@ impl LevelsArgs {
             let elo = self.full_against.clamp(self.stockfish_min, self.stockfish_max);
             let record = self.play(&Self::kibitz(Level::Full), &self.stockfish(elo), self.pairs)?;
             let rating = Rating::anchor(elo).plus(&record);
-            Some(Measured { level: Level::Full, setting: None, opponent: format!("Stockfish {elo}"), record, rating })
+            Some(Measured {
+                level: Level::Full,
+                setting: None,
+                opponent: format!("Stockfish {elo}"),
+                record,
+                rating,
+            })
         } else {
             None
         };
@@ -236,8 +254,11 @@ impl LevelsArgs {
                 return ExitCode::from(2);
             }
         };
-        println!("\nLevels at {}, {} game pairs each (Elo: Stockfish's UCI_Elo scale):\n", self.control, self.pairs);
-        println!("| Level | Setting | Opponent | Games | +W =D -L | Score | Elo | 95% interval |");
+        println!(
+            "\nLevels at {}, {} game pairs each (Elo: Stockfish's UCI_Elo scale):\n",
+            self.control, self.pairs
+        );
+        println!("| Level | Setting | Opponent | Games | +W =D -L | Score | Elo | 95% (±) |");
         println!("|---|---|---|---|---|---|---|---|");
         for measured in levels.iter().chain(&full) {
             println!("{}", measured.row());
@@ -265,16 +286,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_chained_rating_adds_the_difference_and_widens_the_interval() {
+    fn a_chained_rating_adds_the_difference_and_the_errors() {
         let even = WinDrawLoss { wins: 5, draws: 10, losses: 5 };
         let anchor = Rating::anchor(1350).plus(&even).expect("games");
         assert_eq!(anchor.elo, 1350.0);
-        assert!(anchor.low < 1350.0 && anchor.high > 1350.0);
-        let worse = WinDrawLoss { wins: 2, draws: 6, losses: 12 };
+        // 20 games at 50% with half of them drawn: the score's spread is sqrt(0.125 / 20).
+        let expected = Z95 * (0.125f64 / 20.0).sqrt() * 1600.0 / std::f64::consts::LN_10;
+        assert!((anchor.error - expected).abs() < 1e-9, "{anchor:?}");
+        let worse = WinDrawLoss { wins: 3, draws: 0, losses: 27 };
         let chained = anchor.plus(&worse).expect("games");
         let alone = Rating::anchor(1350).plus(&worse).expect("games");
         assert_eq!(chained.elo, alone.elo, "the anchor's rating plus the difference");
-        assert!(chained.low < alone.low && chained.high > alone.high, "both errors count");
+        assert!((chained.error - alone.error.hypot(anchor.error)).abs() < 1e-9, "both errors count");
+        assert!(alone.error.is_finite() && alone.elo < 1350.0 - 300.0, "{alone:?}");
         assert!(Rating::anchor(1350).plus(&WinDrawLoss::default()).is_none(), "no games");
         let swept = Rating::anchor(1350).plus(&WinDrawLoss { wins: 0, draws: 0, losses: 4 }).expect("games");
         assert_eq!(shown(swept.elo), "-inf");

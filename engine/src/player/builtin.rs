@@ -3,7 +3,9 @@
 use std::time::Duration;
 
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB};
-use crate::{Command, ELO_RANGE, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option};
+use crate::{
+    Command, ELO_RANGE, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option,
+};
 
 /// The options the built-in engine takes through [`Command::SetOption`].
 fn builtin_options() -> Vec<EngineOption> {
