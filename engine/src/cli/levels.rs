@@ -101,6 +101,16 @@ fn shown(x: f64) -> String {
     if x.is_finite() { format!("{:.0}", x) } else { format!("{}inf", if x > 0.0 { '+' } else { '-' }) }
 }
 
+/// Everything one run measured.
+struct Table {
+    /// The calibrated levels, weakest first.
+    levels: Vec<Measured>,
+    /// The weakest level against Stockfish at its weakest.
+    check: Option<Measured>,
+    /// Full strength against Stockfish.
+    full: Option<Measured>,
+}
+
 /// One measured match.
 struct Measured {
     level: Level,
@@ -196,7 +206,7 @@ impl LevelsArgs {
     }
 
     /// Measures the levels, strongest first; `Err` when a match cannot be played.
-    fn measure(&self) -> Result<(Vec<Measured>, Option<Measured>, Option<Measured>), String> {
+    fn measure(&self) -> Result<Table, String> {
         let mut levels: Vec<Measured> = Vec::new();
         for c in CALIBRATION.iter().rev() {
             let level = Level::Elo(c.elo);
@@ -241,13 +251,13 @@ impl LevelsArgs {
             None
         };
         levels.reverse();
-        Ok((levels, check, full))
+        Ok(Table { levels, check, full })
     }
 
     /// Runs `kibitz levels ...`.
     #[must_use]
     pub fn run(self) -> ExitCode {
-        let (levels, check, full) = match self.measure() {
+        let Table { levels, check, full } = match self.measure() {
             Ok(measured) => measured,
             Err(e) => {
                 eprintln!("kibitz levels: {e}");
