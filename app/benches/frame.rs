@@ -3,7 +3,7 @@
 //! Run with `cargo bench -p kibitz --bench frame`; a word after `--` (`study`, `thinking`,
 //! `watch`, `analysis`, `book`) runs only the case of that name. The cases: a study of a long
 //! annotated game, without and with Kibitz analysing it (five lines, the board stepping on
-//! every second, and the time from a step to the first line shown); a 40-ply game resumed with Kibitz to move at the "Strong" level, so it
+//! every second, and the time from a step to the first line shown); a 40-ply game resumed with Kibitz to move at full strength, so it
 //! searches for three seconds while frames are measured; and two external engines (Debian's
 //! Stockfish twice) playing each other at 1+0.01, game after game, frames paced at 60 Hz; and
 //! the Book workspace on a book of a million positions (opening it, dragging a value, saving).
@@ -371,7 +371,7 @@ fn probabilities(h: &Harness<'_, KibitzApp>) -> Vec<String> {
     .collect()
 }
 
-/// The play view of a 40-ply game while Kibitz searches at the "Strong" level.
+/// The play view of a 40-ply game while Kibitz searches at full strength.
 fn thinking_frames() {
     let dir = std::env::temp_dir().join(format!("kibitz-frame-bench-{}", std::process::id()));
     let paths = Paths::under(dir.clone());
@@ -381,7 +381,7 @@ fn thinking_frames() {
     for m in moves.split_whitespace() {
         game.play_text(m).expect("the benchmark game is legal");
     }
-    let saved = SavedGame::new(&game, Color::Black, Level::Strong);
+    let saved = SavedGame::new(&game, Color::Black, Level::Full);
     kibitz_engine::write_atomic(&paths.current_game_file(), &saved.to_json()).expect("temp dir is writable");
 
     let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None, open: None };
@@ -407,7 +407,7 @@ fn study_harness(dir: &std::path::Path) -> (Harness<'static, KibitzApp>, usize) 
     let paths = Paths::under(dir.to_path_buf());
     let game = annotated_study();
     let plies = game.len();
-    let mut saved = SavedGame::new(&game, Color::White, Level::Strong);
+    let mut saved = SavedGame::new(&game, Color::White, Level::Full);
     saved.study = true;
     kibitz_engine::write_atomic(&paths.current_game_file(), &saved.to_json()).expect("temp dir is writable");
     let options = AppOptions { paths, picker: Arc::new(NoFiles), screenshot: None, open: None };

@@ -625,7 +625,7 @@ impl KibitzApp {
         let timed = clock.as_ref().is_some_and(Clock::is_timed);
         let seats = request.seats.clone().map(|choice| match choice {
             SeatChoice::Player => Seat::person("You"),
-            SeatChoice::Kibitz => self.kibitz_seat(request.level),
+            SeatChoice::Kibitz => self.kibitz_seat(request.level, timed),
             SeatChoice::Engine(name) => self.external_seat(&name, timed),
         });
         let policies =
@@ -655,11 +655,12 @@ impl KibitzApp {
         }
     }
 
-    /// Kibitz's own engine at `level`, with its book and what it learned.
-    fn kibitz_seat(&self, level: Level) -> Seat {
+    /// Kibitz's own engine at `level`, with its book and what it learned; on the game's clock
+    /// (`timed`), or within the level's limits for a game without one.
+    fn kibitz_seat(&self, level: Level, timed: bool) -> Seat {
         let repaint = Arc::clone(&self.repaint);
         // The tables play perfect endings: for full strength only.
-        let tables = self.settings.tablebases.as_deref().filter(|_| level == Level::Strong);
+        let tables = self.settings.tablebases.as_deref().filter(|_| level == Level::Full);
         let handle = crate::engine_choice::spawn_kibitz(tables, repaint);
         handle.send(Command::SetBook {
             book: self.learning.book(),
@@ -668,10 +669,9 @@ impl KibitzApp {
         });
         handle.send(self.learning.command());
         handle.send(Command::SetDrawScore(self.settings.policy.contempt));
-        Seat::engine(
-            "Kibitz",
-            EngineSeat::new(Box::new(handle), level.limits(), true).pondering(self.settings.ponder),
-        )
+        handle.set_level(level);
+        let base = if timed { SearchLimits::default() } else { level.limits() };
+        Seat::engine("Kibitz", EngineSeat::new(Box::new(handle), base, true).pondering(self.settings.ponder))
     }
 
     /// A configured external engine, started now; it searches within the clock, or for
@@ -679,7 +679,7 @@ impl KibitzApp {
     fn external_seat(&self, name: &str, timed: bool) -> Seat {
         let Some(config) = self.settings.engine(name).cloned() else {
             // `start` replaces engines that are not configured; this is only a safe fallback.
-            return self.kibitz_seat(Level::default());
+            return self.kibitz_seat(Level::default(), timed);
         };
         let repaint = Arc::clone(&self.repaint);
         let player = ExternalEngine::spawn(config, move || repaint());

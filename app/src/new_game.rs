@@ -8,6 +8,17 @@ use shakmaty::{ByColor, Color};
 use crate::action::{Action, NewGameRequest, SeatChoice};
 use crate::settings::{ColorChoice, MAX_HINTS, Settings};
 
+/// What a level means, for its tooltip.
+fn level_hint(level: Level) -> &'static str {
+    match level {
+        Level::Elo(_) => {
+            "Rated against Stockfish's UCI_Elo (docs/STRENGTH.md); it sees less, \
+                          thinks less and picks among the good moves as a player of that rating might"
+        }
+        Level::Full => "Kibitz as strong as it plays, on the game's clock",
+    }
+}
+
 /// The dialog's state while it is open.
 pub struct NewGameDialog {
     /// The colour asked for, or watching two engines.
@@ -87,10 +98,10 @@ impl NewGameDialog {
                     ui.weak("Add UCI or xboard engines under \"Engines\" to play them.");
                 }
             }
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label("Kibitz's strength");
-                for level in Level::ALL {
-                    ui.radio_value(&mut self.level, level, level.label());
+                for level in Level::all() {
+                    ui.radio_value(&mut self.level, level, level.label()).on_hover_text(level_hint(level));
                 }
             });
             ui.weak(&self.clocks);

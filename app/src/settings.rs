@@ -206,6 +206,40 @@ mod tests {
     }
 
     #[test]
+    fn old_files_with_the_uncalibrated_levels_load_at_the_nearest_new_level() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let mut loaded = Vec::new();
+        for old in ["beginner", "casual", "club", "strong"] {
+            fs::write(
+                &path,
+                format!(
+                    r#"{{"flipped": true, "level": "{old}",
+                        "tournament": {{"entrants": [{{"kibitz": "{old}"}}, {{"engine": "Crafty"}}]}}}}"#
+                ),
+            )
+            .unwrap();
+            let (s, notice) = Settings::load(&path);
+            assert!(notice.is_none(), "{old}: {notice:?}");
+            assert!(s.flipped, "{old}: the rest of the file is kept");
+            assert!(Level::all().any(|l| l == s.level), "{old}: {:?} is offered in New game", s.level);
+            let entrants: Vec<String> = s.tournament.entrants.iter().map(|e| e.label()).collect();
+            assert_eq!(entrants, [format!("Kibitz ({})", s.level), "Crafty".to_owned()], "{old}");
+            loaded.push(s.level);
+        }
+        let rating = |level: Level| match level {
+            Level::Elo(elo) => elo,
+            Level::Full => u32::MAX,
+        };
+        assert!(rating(loaded[0]) < rating(loaded[1]), "beginner below casual: {loaded:?}");
+        assert_eq!(loaded[2..], [Level::Full, Level::Full], "a fixed time at full strength is full strength");
+        // Written back, the level is its rating (or "full"), and reads the same.
+        let saved = Settings { level: loaded[0], ..Settings::default() };
+        fs::write(&path, saved.to_json()).unwrap();
+        assert_eq!(Settings::load(&path).0.level, loaded[0]);
+    }
+
+    #[test]
     fn out_of_range_policy_numbers_are_clamped() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("settings.json");

@@ -12,7 +12,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kibitz_app::{KibitzApp, Paths, Workspace};
-use kibitz_engine::{GameRecord, read_games, write_atomic};
+use kibitz_engine::{GameRecord, Level, read_games, write_atomic};
 
 /// The app in `root` with `settings` (JSON) written before it starts, on the Tournament tab.
 fn tournament_app(root: &Path, settings: &str) -> Harness<'static, KibitzApp> {
@@ -54,8 +54,9 @@ fn tournament_games(root: &Path) -> Vec<GameRecord> {
 fn a_round_robin_from_the_form_is_played_and_its_games_open_to_study() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut h = tournament_app(dir.path(), r#"{"own_book": false, "tournament": {"pairs": 1}}"#);
-    click(&mut h, "Kibitz (Beginner)");
-    assert!(h.query_by_label("Remove Kibitz (Beginner)").is_some(), "a third engine");
+    let weakest = format!("Kibitz ({})", Level::weakest());
+    click(&mut h, &weakest);
+    assert!(h.query_by_label(&format!("Remove {weakest}")).is_some(), "a third engine");
     type_control(&mut h, "sd 2");
     click(&mut h, "Round robin");
     click(&mut h, "Start");
@@ -63,7 +64,8 @@ fn a_round_robin_from_the_form_is_played_and_its_games_open_to_study() {
 
     let games = tournament_games(dir.path());
     assert_eq!(games.len(), 6, "three engines, one pair each encounter");
-    for engine in ["Kibitz (Strong)", "Kibitz (Club)", "Kibitz (Beginner)"] {
+    let middle = format!("Kibitz ({})", Level::default());
+    for engine in ["Kibitz (Full strength)", &middle, &weakest] {
         let played =
             games.iter().filter(|g| g.tag("White") == Some(engine) || g.tag("Black") == Some(engine));
         assert_eq!(played.count(), 4, "{engine} plays each other twice");

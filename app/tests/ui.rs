@@ -204,7 +204,7 @@ fn flip_key_and_button_turn_the_board() {
     let mut h = app(dir.path());
     h.step();
     assert!(h.state().is_flipped());
-    assert_eq!(h.state().level(), kibitz_engine::Level::Beginner);
+    assert_eq!(h.state().level(), kibitz_engine::Level::weakest());
 }
 
 #[test]
@@ -245,7 +245,11 @@ fn save_and_reopen_a_game() {
     let file = dir.path().join("saved.pgn");
     step_until(&mut h, "the saved file", |app| app.notices().iter().any(|n| n.starts_with("Saved to")));
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(text.contains("[White \"Player\"]") && text.contains("[Black \"Kibitz (Beginner)\"]"), "{text}");
+    assert!(
+        text.contains("[White \"Player\"]")
+            && text.contains(&format!("[Black \"Kibitz ({})\"]", kibitz_engine::Level::weakest())),
+        "{text}"
+    );
     assert!(text.contains("[Event \"Kibitz game\"]") && !text.contains("[Date \"?\"]"), "{text}");
 
     new_game(&mut h, "White", None);

@@ -36,6 +36,7 @@ pub mod runner;
 mod score;
 mod search;
 mod storage;
+mod strength;
 mod tablebase;
 mod test_suite;
 mod thread;
@@ -74,7 +75,7 @@ pub use judgement::{Judgement, win_chance};
 pub use learning::{
     Learned, LearnedData, LearnedPart, LearnedSummary, Learning, LearningFiles, LearningSettings, SetAside,
 };
-pub use level::Level;
+pub use level::{CALIBRATION, Calibration, ELO_RANGE, FULL_ELO, Level, UNTIMED_MOVE_TIME};
 pub use limits::SearchLimits;
 pub use perft::{divide, perft};
 pub use pgn::{
@@ -90,6 +91,7 @@ pub use purpose::Purpose;
 pub use score::{Score, ScoreBound};
 pub use search::{Allotment, Engine, Listener, SearchOutcome, allot, position_hash};
 pub use storage::{STALE_AFTER, remove_stale_temporaries, replace_file, sync_file, write_atomic};
+pub use strength::{MAX_SETTING, MIN_SETTING, Strength};
 pub use tablebase::{RootRanking, SyzygyTables, TablebaseError, TablebaseVerdict};
 pub use test_suite::{
     EARLY_EXIT_MIN_DEPTH, EpdJob, EpdReport, EpdResult, SuiteFailure, SuiteLimits, run_suite,

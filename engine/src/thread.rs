@@ -15,8 +15,8 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::search::{Engine, Listener, SearchOutcome, position_hash};
 use crate::{
-    Book, BookSettings, Command, ENGINE_NAME, Event, FailureKind, PlayerFailure, PositionTable, PostBook,
-    PreferCheck, Purpose, SearchInfo, SearchLimits,
+    Book, BookSettings, Command, ENGINE_NAME, Event, FailureKind, Level, PlayerFailure, PositionTable,
+    PostBook, PreferCheck, Purpose, SearchInfo, SearchLimits,
 };
 
 /// The least time a timed search spends checking the PostBook's preferred move.
@@ -32,6 +32,10 @@ enum Request {
     Hash(usize),
     /// The number of threads a search runs on.
     Threads(usize),
+    /// Play weakened (UCI's `UCI_LimitStrength`) or at full strength.
+    LimitStrength(bool),
+    /// The rating to play at when weakened (UCI's `UCI_Elo`).
+    Elo(u32),
 }
 
 /// The owner's side of one engine thread. Dropping it stops the search and ends the thread.
@@ -114,6 +118,26 @@ impl EngineHandle {
         let _ = self.requests.send(Request::Threads(threads));
     }
 
+    /// Plays at `level` from the next search on: weakened to its rating, or at full strength.
+    /// Only searches for play are weakened; analysis, hints and the rest keep full strength.
+    pub fn set_level(&self, level: Level) {
+        if let Level::Elo(elo) = level {
+            self.set_elo(elo);
+        }
+        self.limit_strength(level != Level::Full);
+    }
+
+    /// UCI's `UCI_LimitStrength`: whether searches for play are weakened to the rating of
+    /// [`EngineHandle::set_elo`].
+    pub fn limit_strength(&self, on: bool) {
+        let _ = self.requests.send(Request::LimitStrength(on));
+    }
+
+    /// UCI's `UCI_Elo`: the rating weakened searches play at (see [`Level::strength`]).
+    pub fn set_elo(&self, elo: u32) {
+        let _ = self.requests.send(Request::Elo(elo));
+    }
+
     /// Queues an event of the handle's own (a refused option), as if the thread had sent it.
     pub(crate) fn report(&self, event: Event) {
         let _ = self.event_tx.send(event);
@@ -160,6 +184,10 @@ struct Worker {
     /// The PostBook, whose "avoid" moves are left out after the book and whose preferred
     /// move is played when the search finds it good enough.
     postbook: Option<Arc<PostBook>>,
+    /// Whether searches for play are weakened to `elo`.
+    limit_strength: bool,
+    /// The rating weakened searches play at.
+    elo: u32,
     rng: StdRng,
 }
 
@@ -175,6 +203,8 @@ impl Worker {
             book: None,
             positions: None,
             postbook: None,
+            limit_strength: false,
+            elo: crate::ELO_RANGE.0,
             rng: StdRng::from_os_rng(),
         }
     }
@@ -222,6 +252,8 @@ impl Worker {
                 ) => {}
                 Request::Hash(megabytes) => self.engine.set_hash_size(megabytes),
                 Request::Threads(threads) => self.engine.set_threads(threads),
+                Request::LimitStrength(on) => self.limit_strength = on,
+                Request::Elo(elo) => self.elo = elo,
                 Request::Go { id, purpose, limits, stop, pondering } => {
                     self.go(id, purpose, &limits, &stop, &pondering, requests)
                 }
@@ -265,6 +297,12 @@ impl Worker {
         // The book and learning steer play only; a ponder search waits for the hit, which the
         // book could not.
         let playing = purpose.uses_book() && !limits.ponder;
+        // Only play is weakened: a hint or an analysis shows the best Kibitz can find.
+        let strength = if self.limit_strength && purpose == Purpose::Play {
+            Level::Elo(self.elo).strength()
+        } else {
+            None
+        };
         // Out of book, never into a move the book forbids nor one the PostBook advises against.
         let mut avoid = Vec::new();
         let mut preferred = None;
@@ -294,7 +332,9 @@ impl Worker {
                 && let Some(postbook) = &self.postbook
             {
                 avoid.extend(postbook.avoid(&pos));
-                preferred = postbook.preferred(&pos).filter(|(m, _)| !avoid.contains(m));
+                // A weakened level chooses among its own lines, not the PostBook's favourite.
+                preferred =
+                    postbook.preferred(&pos).filter(|(m, _)| !avoid.contains(m) && strength.is_none());
             }
         }
         if !avoid.is_empty() {
@@ -316,9 +356,12 @@ impl Worker {
         }
         let limits = &limits;
         let mut listener = Reporter { id, events: &self.events, notify: &self.notify };
-        let engine = &mut self.engine;
-        let searched = catch_unwind(AssertUnwindSafe(|| {
-            engine.search_pondering(&pos, &history, limits, stop, pondering, &mut listener)
+        let (engine, rng) = (&mut self.engine, &mut self.rng);
+        let searched = catch_unwind(AssertUnwindSafe(|| match strength {
+            Some(strength) => {
+                strength.search(engine, &pos, &history, limits, stop, pondering, &mut listener, rng)
+            }
+            None => engine.search_pondering(&pos, &history, limits, stop, pondering, &mut listener),
         }));
         let outcome = match searched {
             Ok(outcome) => outcome,

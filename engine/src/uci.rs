@@ -18,10 +18,10 @@ pub use parse::{UciCommand, UciOption, parse_line};
 use crate::file_options::{load_policy, load_positions, load_postbook, open_book, set_tablebases};
 use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
-use crate::{Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo};
+use crate::{Command, ELO_RANGE, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo};
 use crate::{LearnedData, NotUtf8, stdin_lines};
 use manners::Manners;
-use parse::{ELO_RANGE, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
+use parse::{MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
 
 /// The engine's name as `uci` reports it.
 pub const ENGINE_NAME: &str = "Kibitz 0.1";
@@ -156,10 +156,8 @@ impl Session {
             // Pondering needs nothing from the engine beyond `go ponder`.
             UciOption::Ponder(_) => {}
             UciOption::MoveOverhead(time) => self.move_overhead = time,
-            UciOption::LimitStrength(on) => {
-                return on.then(|| "info string UCI_LimitStrength is not implemented yet".to_owned());
-            }
-            UciOption::Elo(_) => return Some("info string UCI_Elo is not implemented yet".to_owned()),
+            UciOption::LimitStrength(on) => handle.limit_strength(on),
+            UciOption::Elo(elo) => handle.set_elo(elo),
             UciOption::SyzygyPath(path) => {
                 return match set_tablebases(&path, |cmd| handle.send(cmd)) {
                     Ok(found) => found.map(|found| format!("info string {found}")),

@@ -219,14 +219,15 @@ fn perft_command_prints_the_total_last() {
 }
 
 #[test]
-fn options_are_checked_and_unimplemented_ones_say_so() {
+fn options_are_checked() {
     let mut engine = Session::start();
-    engine.send("setoption name Threads value 4");
+    engine.send("setoption name Threads value 100000");
     engine.expect("info string error", Duration::from_secs(5));
     engine.send("setoption name Frobnicate value 1");
     engine.expect("info string error: unknown option", Duration::from_secs(5));
+    engine.send(&format!("setoption name UCI_Elo value {}", kibitz_engine::ELO_RANGE.0 - 1));
+    engine.expect("info string error", Duration::from_secs(5));
     engine.send("setoption name UCI_LimitStrength value true");
-    engine.expect("info string UCI_LimitStrength is not implemented yet", Duration::from_secs(5));
     engine.send("setoption name SyzygyPath value /no/such/tables");
     engine.expect(
         "info string error: SyzygyPath: The Syzygy tables in /no/such/tables",
@@ -238,6 +239,57 @@ fn options_are_checked_and_unimplemented_ones_say_so() {
     engine.send("isready");
     let (_, before) = engine.expect("readyok", Duration::from_secs(5));
     assert!(before.is_empty(), "{before:?}");
+}
+
+/// The score of the last exact main line before `bestmove`, in centipawns (mates far out).
+fn last_score(infos: &[String]) -> i32 {
+    let line =
+        infos.iter().rev().find(|l| l.contains(" multipv 1 ") && !l.contains("bound")).expect("a main line");
+    let mut words = line.split(" score ").nth(1).expect("a score").split_whitespace();
+    match (words.next(), words.next().and_then(|n| n.parse::<i32>().ok())) {
+        (Some("cp"), Some(cp)) => cp,
+        (Some("mate"), Some(n)) => 30_000 * n.signum(),
+        _ => panic!("no score in {line}"),
+    }
+}
+
+#[test]
+fn uci_limitstrength_and_uci_elo_weaken_play_within_the_margin() {
+    let (low, high) = kibitz_engine::ELO_RANGE;
+    let strength = kibitz_engine::Level::weakest().strength().expect("weakened");
+    let depth = strength.depth();
+    let mut engine = Session::start();
+    engine.send("uci");
+    let (_, intro) = engine.expect("uciok", Duration::from_secs(5));
+    let declared = format!("option name UCI_Elo type spin default {low} min {low} max {high}");
+    assert!(intro.contains(&declared), "{intro:?}");
+    let search = |engine: &mut Session, fen: &str, go: &str| {
+        engine.send("ucinewgame");
+        engine.send(&format!("position fen {fen}"));
+        engine.send(go);
+        let (best, infos) = engine.expect("bestmove", Duration::from_secs(60));
+        (best.split_whitespace().nth(1).expect("a move").to_owned(), last_score(&infos))
+    };
+    let mut differs = false;
+    for fen in &kibitz_engine::BENCH_POSITIONS[..7] {
+        for _ in 0..2 {
+            engine.send("setoption name UCI_LimitStrength value false");
+            let (full, best_score) = search(&mut engine, fen, &format!("go depth {depth}"));
+            engine.send("setoption name UCI_LimitStrength value true");
+            engine.send(&format!("setoption name UCI_Elo value {low}"));
+            let (weak, _) = search(&mut engine, fen, &format!("go depth {depth}"));
+            // Judged at full strength, at the same depth: within the margin (and a little for
+            // the hash's effects on scores).
+            engine.send("setoption name UCI_LimitStrength value false");
+            let (_, weak_score) = search(&mut engine, fen, &format!("go depth {depth} searchmoves {weak}"));
+            assert!(
+                best_score - weak_score <= strength.margin() + 50,
+                "{fen}: {weak} {weak_score} against {full} {best_score}"
+            );
+            differs |= weak != full;
+        }
+    }
+    assert!(differs, "the weakest level always played full strength's move");
 }
 
 #[test]

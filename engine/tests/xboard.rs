@@ -264,6 +264,36 @@ fn learning_options_are_offered_and_used() {
 }
 
 #[test]
+fn the_levels_are_offered_under_their_uci_names() {
+    let (low, high) = kibitz_engine::ELO_RANGE;
+    let strength = kibitz_engine::Level::weakest().strength().expect("weakened");
+    let mut engine = Session::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    let (features, _) = engine.expect("feature", Duration::from_secs(5));
+    for option in [
+        "option=\"UCI_LimitStrength -check 0\"".to_owned(),
+        format!("option=\"UCI_Elo -spin {low} {low} {high}\""),
+    ] {
+        assert!(features.contains(&option), "{option}: {features}");
+    }
+    engine.send(&format!("option UCI_Elo={}", high + 1));
+    let (line, _) = engine.expect("tellusererror", Duration::from_secs(5));
+    assert!(line.starts_with("tellusererror UCI_Elo must be a rating"), "{line}");
+    engine.send(&format!("option UCI_Elo={low}"));
+    engine.send("option UCI_LimitStrength=1");
+    engine.send("post");
+    engine.send("new");
+    engine.send(&format!("sd {}", strength.depth() + 4));
+    engine.send("go");
+    let (_, thinking) = engine.expect("move ", Duration::from_secs(30));
+    let depths: Vec<u32> =
+        thinking.iter().filter_map(|l| l.split_whitespace().next()?.parse().ok()).collect();
+    assert!(!depths.is_empty(), "{thinking:?}");
+    assert!(depths.iter().all(|&d| d <= strength.depth()), "the weakest level's horizon: {thinking:?}");
+}
+
+#[test]
 fn the_draw_and_resign_settings_are_options_with_their_ranges() {
     let mut engine = Session::start();
     engine.send("xboard");

@@ -129,7 +129,7 @@ pub struct TournamentChoices {
 impl Default for TournamentChoices {
     fn default() -> Self {
         TournamentChoices {
-            entrants: vec![Entrant::Kibitz(Level::Strong), Entrant::Kibitz(Level::Club)],
+            entrants: vec![Entrant::Kibitz(Level::Full), Entrant::Kibitz(Level::default())],
             control: "10+0.1".to_owned(),
             format: FormatChoice::default(),
             pairs: 2,
@@ -171,7 +171,7 @@ impl TournamentChoices {
         for entrant in &self.entrants {
             let spec = match entrant {
                 Entrant::Kibitz(level) => EngineSpec {
-                    limits: level.limits(),
+                    options: level.options(),
                     ..EngineSpec::builtin(&entrant.label(), control.clone())
                 },
                 Entrant::Engine(name) => {
@@ -206,18 +206,20 @@ mod tests {
     fn the_form_describes_engines_or_says_what_is_missing() {
         let mut choices = TournamentChoices::default();
         let specs = choices.engines(&[]).expect("two levels of Kibitz");
+        let level = Level::default();
         assert_eq!(
             specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
-            ["Kibitz (Strong)", "Kibitz (Club)"]
+            ["Kibitz (Full strength)".to_owned(), format!("Kibitz ({level})")]
         );
-        assert_eq!(specs[1].limits, Level::Club.limits(), "a level keeps its limits within the clock");
+        assert_eq!(specs[1].options, level.options(), "a level is its UCI options");
+        assert_eq!(specs[1].limits, kibitz_engine::SearchLimits::default(), "and plays by the clock alone");
 
-        choices.entrants.push(Entrant::Kibitz(Level::Club));
+        choices.entrants.push(Entrant::Kibitz(level));
         choices.format = FormatChoice::Match;
         assert!(choices.engines(&[]).is_err(), "a match of three");
         choices.format = FormatChoice::RoundRobin;
         let names: Vec<String> = choices.engines(&[]).expect("three").into_iter().map(|s| s.name).collect();
-        assert_eq!(names[2], "Kibitz (Club) 2", "names are made unique");
+        assert_eq!(names[2], format!("Kibitz ({level}) 2"), "names are made unique");
 
         choices.entrants.push(Entrant::Engine("Gone".into()));
         assert!(choices.engines(&[]).expect_err("not configured").contains("Gone"));

@@ -112,7 +112,7 @@ fn entrants_ui(ui: &mut Ui, choices: &mut TournamentChoices, engines: &[EngineCo
     ui.horizontal_wrapped(|ui| {
         ui.label("Add:");
         let mut add = None;
-        for level in Level::ALL {
+        for level in Level::all() {
             let entrant = Entrant::Kibitz(level);
             if ui.small_button(entrant.label()).on_hover_text("Kibitz's own engine at this level").clicked() {
                 add = Some(entrant);

@@ -113,12 +113,12 @@ pub fn step_until(h: &mut Harness<'_, KibitzApp>, what: &str, done: impl Fn(&Kib
     h.run_steps(3);
 }
 
-/// Starts a game at the "Beginner" level through the "New game" dialog.
+/// Starts a game at the weakest level through the "New game" dialog.
 pub fn new_game(h: &mut Harness<'_, KibitzApp>, color: &str, fen: Option<&str>) {
     h.get_by_label("New game").click();
     h.run_steps(3);
     h.get_by_label(color).click();
-    h.get_by_label("Beginner").click();
+    h.get_by_label(&kibitz_engine::Level::weakest().label()).click();
     h.step();
     if let Some(fen) = fen {
         h.get_by_label_contains("Start from FEN").focus();

@@ -1,6 +1,6 @@
 //! `kibitz match`'s engines as cutechess-style `key=value` words: `name=`, `cmd=` (a program,
 //! or `builtin`), `proto=`, `arg=`, `option.NAME=`, `tc=`, `st=`, `depth=`, `nodes=`, and for
-//! the built-in engine `level=` and `book=`.
+//! the built-in engine `level=` (a rating, as `UCI_Elo`, or `full`) and `book=`.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::matches::{EngineSpec, Program};
-use crate::{Book, EngineConfig, Level, Protocol, TimeControl};
+use crate::{Book, EngineConfig, Level, Protocol, SearchLimits, TimeControl};
 
 /// Why an engine's words do not describe an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,8 +121,7 @@ pub(super) fn engine_spec(
                 nodes = Some(value.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| bad("a node count"))?)
             }
             "level" => {
-                let found = Level::ALL.into_iter().find(|l| l.label().eq_ignore_ascii_case(value));
-                level = Some(found.ok_or_else(|| bad("beginner, casual, club or strong"))?);
+                level = Some(Level::parse(value).ok_or_else(|| bad("a rating (UCI_Elo) or full"))?);
             }
             "book" => book = Some(PathBuf::from(value)),
             _ => match key.strip_prefix("option.") {
@@ -160,14 +159,22 @@ pub(super) fn engine_spec(
         Program::Builtin { .. } => "Kibitz".to_owned(),
         Program::External(config) => config.name.clone(),
     });
-    let mut limits = level.map(Level::limits).unwrap_or_default();
-    limits.depth = depth.or(limits.depth);
-    limits.nodes = nodes.or(limits.nodes);
-    let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some();
+    // A level is the engine's UCI options, given before the engine's own.
+    if let Some(level) = level {
+        let own = std::mem::take(&mut options);
+        options = level.options();
+        options.retain(|(n, _)| !own.iter().any(|(o, _)| o.eq_ignore_ascii_case(n)));
+        options.extend(own);
+    }
+    let limits = SearchLimits { depth, nodes, ..SearchLimits::default() };
+    // A weakened level without a clock plays to its horizon; full strength, as in the app,
+    // thinks a fixed time.
+    let limited = depth.is_some() || nodes.is_some() || level.is_some_and(|l| l != Level::Full);
     let control = match (st, tc.or_else(|| default_tc.cloned())) {
         (Some(time), _) => TimeControl::MoveTime(time),
         (None, Some(control)) => control,
         (None, None) if limited => TimeControl::Infinite,
+        (None, None) if level.is_some() => TimeControl::MoveTime(crate::UNTIMED_MOVE_TIME),
         (None, None) => return Err(SpecError::NoTimeControl(name)),
     };
     Ok(EngineSpec { name, program, options, control, limits, policy: None })
@@ -194,12 +201,19 @@ mod tests {
         let Program::External(config) = &sf.program else { panic!("external") };
         assert_eq!(config.protocol, Some(Protocol::Uci));
 
-        let k =
-            engine_spec(&["cmd=builtin name=\"Kibitz two\" level=casual".into()], None).expect("built-in");
+        let k = engine_spec(&["cmd=builtin name=\"Kibitz two\" level=1500 option.UCI_Elo=1600".into()], None)
+            .expect("built-in");
+        assert_eq!((k.name.as_str(), &k.control), ("Kibitz two", &TimeControl::Infinite));
+        let option = |name: &str, value: &str| (name.to_owned(), value.to_owned());
         assert_eq!(
-            (k.name.as_str(), k.limits.depth, &k.control),
-            ("Kibitz two", Some(3), &TimeControl::Infinite)
+            k.options,
+            [option("UCI_LimitStrength", "true"), option("UCI_Elo", "1600")],
+            "a level is its options; the engine's own option wins"
         );
+        let full = engine_spec(&words("cmd=builtin level=full"), None).expect("full strength");
+        assert_eq!(full.control, TimeControl::MoveTime(crate::UNTIMED_MOVE_TIME));
+        let old = engine_spec(&words("cmd=builtin level=strong tc=1+0"), None).expect("an old level's name");
+        assert_eq!(old.options, [option("UCI_LimitStrength", "false")]);
         let st = engine_spec(&words("cmd=kibitz st=0.5"), Some(&TimeControl::Depth(3)))
             .expect("st wins over --tc");
         assert_eq!(st.control, TimeControl::MoveTime(Duration::from_millis(500)));

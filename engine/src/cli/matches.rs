@@ -25,13 +25,13 @@ use crate::matches::{
     unique_names,
 };
 use crate::runner::Patience;
-use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel};
+use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel, WinDrawLoss};
 use crate::{Book, TimeControl};
 
 /// `kibitz match [OPTIONS]`.
 #[derive(Debug, Args)]
 #[command(after_help = "Engine words: name=NAME cmd=PROGRAM|builtin proto=uci|xboard arg=ARG \
-option.NAME=VALUE tc=CONTROL st=SECONDS depth=PLIES nodes=N level=beginner|casual|club|strong \
+option.NAME=VALUE tc=CONTROL st=SECONDS depth=PLIES nodes=N level=ELO|full \
 book=FILE (level and book: the built-in engine only). An engine without tc= plays at --tc; depth= \
 and nodes= limit each search within it, or alone.\n\nOne line per finished game, `Finished game N \
 (White vs Black): RESULT {how}`, then the results table (with --format gauntlet, also the first \
@@ -216,7 +216,32 @@ fn parse_sprt_word(word: &str) -> Result<(SprtKey, f64), SprtWordError> {
     Ok((key, value))
 }
 
+/// `kibitz match`'s options alone, to read them from words (`kibitz levels` plays matches).
+#[derive(Debug, clap::Parser)]
+#[command(name = "kibitz match")]
+struct MatchWords {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
 impl MatchArgs {
+    /// Reads `kibitz match`'s options from `words` (without `kibitz match`).
+    pub(super) fn from_words(words: &[String]) -> Result<MatchArgs, String> {
+        let all = std::iter::once("match").chain(words.iter().map(String::as_str));
+        clap::Parser::try_parse_from(all).map(|w: MatchWords| w.args).map_err(|e| e.to_string())
+    }
+
+    /// Plays these options' games (not a knockout), printing each as `kibitz match` does, and
+    /// returns the first engine's record.
+    pub(super) fn first_engine_record(&self) -> Result<WinDrawLoss, String> {
+        let (setup, _) = self.setup()?;
+        let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
+        let opponents = vec![Tally::new(None); names.len()];
+        let mut printer = Printer { names, tally: Tally::new(None), opponents };
+        crate::matches::run(&setup, &mut printer, &AtomicBool::new(false)).map_err(|e| e.to_string())?;
+        Ok(printer.tally.games())
+    }
+
     /// The SPRT asked for, when --sprt was given (elo0 0, elo1 5, alpha and beta 0.05 by
     /// default).
     #[must_use]
@@ -394,15 +419,8 @@ impl MatchArgs {
 mod tests {
     use super::*;
 
-    #[derive(Debug, clap::Parser)]
-    struct Cli {
-        #[command(flatten)]
-        args: MatchArgs,
-    }
-
     fn parse(args: &[&str]) -> Result<MatchArgs, String> {
-        let all = std::iter::once("match").chain(args.iter().copied());
-        clap::Parser::try_parse_from(all).map(|cli: Cli| cli.args).map_err(|e| e.to_string())
+        MatchArgs::from_words(&args.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>())
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod annotate;
 mod book;
 mod book_edit;
 mod engine_words;
+mod levels;
 mod match_printer;
 mod matches;
 mod pgn;
@@ -30,6 +31,9 @@ pub enum Command {
     /// Build, merge, export and probe opening books; import and export their user values (NAGs).
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Measure the levels' ratings against Stockfish (UCI_LimitStrength, UCI_Elo), the
+    /// weakest through the stronger ones, and print the table of docs/STRENGTH.md.
+    Levels(levels::LevelsArgs),
     /// Engine matches and tournaments: built-in and external engines in game pairs, PGN out,
     /// resume.
     Match(Box<matches::MatchArgs>),
@@ -52,6 +56,7 @@ impl Command {
         match self {
             Command::Annotate(args) => args.run(),
             Command::Book(command) => command.run(),
+            Command::Levels(args) => args.run(),
             Command::Match(args) => (*args).run(),
             Command::Pgn(command) => command.run(),
             Command::Selfplay(args) => args.run(),

@@ -5,7 +5,9 @@ use std::time::Duration;
 use crate::file_options::set_tablebases;
 use crate::search::max_threads;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB};
-use crate::{Command, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option};
+use crate::{
+    Command, ELO_RANGE, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option,
+};
 
 /// The options the built-in engine takes through [`Command::SetOption`].
 fn builtin_options() -> Vec<EngineOption> {
@@ -20,6 +22,15 @@ fn builtin_options() -> Vec<EngineOption> {
             kind: OptionKind::Spin { default: 1, min: 1, max: i64::try_from(max_threads()).unwrap_or(1) },
         },
         EngineOption { name: "SyzygyPath".into(), kind: OptionKind::Path { default: String::new() } },
+        EngineOption { name: "UCI_LimitStrength".into(), kind: OptionKind::Check { default: false } },
+        EngineOption {
+            name: "UCI_Elo".into(),
+            kind: OptionKind::Spin {
+                default: i64::from(ELO_RANGE.0),
+                min: i64::from(ELO_RANGE.0),
+                max: i64::from(ELO_RANGE.1),
+            },
+        },
     ]
 }
 
@@ -46,6 +57,14 @@ impl Player for EngineHandle {
                 Ok(value) if name.eq_ignore_ascii_case("SyzygyPath") => {
                     if let Err(e) = set_tablebases(&value, |cmd| EngineHandle::send(self, cmd)) {
                         self.report(Event::Message(format!("{ENGINE_NAME}: {e}")));
+                    }
+                }
+                Ok(value) if name.eq_ignore_ascii_case("UCI_LimitStrength") => {
+                    self.limit_strength(value.eq_ignore_ascii_case("true"));
+                }
+                Ok(value) if name.eq_ignore_ascii_case("UCI_Elo") => {
+                    if let Ok(elo) = value.parse() {
+                        self.set_elo(elo);
                     }
                 }
                 Ok(value) => {

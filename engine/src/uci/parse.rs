@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use shakmaty::{CastlingMode, Chess, Move, Position, PositionError, fen::Fen, uci::UciMove};
 
+use crate::ELO_RANGE;
 use crate::SearchLimits;
 use crate::policy::PolicyChange;
 use crate::search::max_threads;
@@ -66,9 +67,9 @@ pub enum UciOption {
     Ponder(bool),
     /// `Move Overhead`: time kept in reserve per move.
     MoveOverhead(Duration),
-    /// `UCI_LimitStrength` (not implemented yet).
+    /// `UCI_LimitStrength`: play weakened to `UCI_Elo` (see [`Level`](crate::Level)).
     LimitStrength(bool),
-    /// `UCI_Elo` (not implemented yet).
+    /// `UCI_Elo`: the rating to play at when weakened, within [`ELO_RANGE`](crate::ELO_RANGE).
     Elo(u32),
     /// `SyzygyPath`: folders of Syzygy tables, separated as in `PATH`; empty for none.
     SyzygyPath(String),
@@ -100,8 +101,6 @@ pub const MAX_HASH_MB: usize = 1024;
 pub const MAX_MULTIPV: u32 = 256;
 /// The largest `Move Overhead` in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-/// The range of `UCI_Elo`.
-pub const ELO_RANGE: (u32, u32) = (1320, 3190);
 
 /// The words of `go` that take no value or start a new parameter.
 const GO_KEYWORDS: [&str; 13] = [
