@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use kibitz_engine::matches::MatchSetup;
-use kibitz_engine::pgn_date_today;
+use kibitz_engine::{Level, pgn_date_today};
 
 use super::KibitzApp;
-use crate::tournament::{Running, TournamentChoices, TournamentRequest};
+use crate::tournament::{Entrant, Running, TournamentChoices, TournamentRequest};
 use crate::workspace::Workspace;
 
 impl KibitzApp {
@@ -48,13 +48,21 @@ impl KibitzApp {
         if self.tournament.is_running() {
             return;
         }
-        let engines = match choices.engines(&self.settings.engines) {
+        let mut engines = match choices.engines(&self.settings.engines) {
             Ok(engines) => engines,
             Err(why) => {
                 self.notices.push(why);
                 return;
             }
         };
+        // Kibitz at full strength plays endings by the tables, as in a game at the board.
+        if let Some(folder) = &self.settings.tablebases {
+            for (spec, entrant) in engines.iter_mut().zip(&choices.entrants) {
+                if *entrant == Entrant::Kibitz(Level::Full) {
+                    spec.options.push(("SyzygyPath".to_owned(), folder.display().to_string()));
+                }
+            }
+        }
         let mut setup = MatchSetup::new(engines, choices.runner_format());
         setup.rounds = choices.pairs;
         setup.concurrency = choices.concurrency;

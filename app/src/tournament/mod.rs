@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use egui::Ui;
 use kibitz_engine::GameRecord;
 
-pub use choices::TournamentChoices;
+pub use choices::{Entrant, TournamentChoices};
 pub use running::Running;
 
 use crate::pieces::PieceTextures;
