@@ -2,6 +2,7 @@
 //! quiescence, a transposition table, move ordering, check extensions, null-move pruning and
 //! late-move reductions. Scores are centipawns from the side to move's point of view.
 
+mod deepening;
 mod eval_cache;
 mod node;
 pub(crate) mod ordering;
@@ -18,14 +19,12 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 pub use time::{Allotment, allot};
 
-use crate::{LearnedPosition, Score, ScoreBound, SearchInfo, SearchLimits, SyzygyTables};
+use crate::{LearnedPosition, Score, SearchInfo, SearchLimits, SyzygyTables};
+use deepening::{Played, Root, deepen, help, tb_score};
 use eval_cache::EvalCache;
 use node::Searcher;
 use ordering::OrderingTables;
-use params::{
-    ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_HASH_MB, INFINITY, MATE, MATE_BOUND,
-    MAX_DRAW_SCORE, MAX_PLY, SKIP_PHASE, SKIP_SIZE, TB_WIN,
-};
+use params::{DEFAULT_HASH_MB, MATE, MATE_BOUND, MAX_DRAW_SCORE};
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable};
 
@@ -300,223 +299,6 @@ impl Engine {
             time: budget.elapsed(),
         }
     }
-}
-
-/// The root of a search: the position, its hash and the moves to search there.
-struct Root<'a> {
-    pos: &'a Chess,
-    hash: u64,
-    /// The legal moves, or those of them in `searchmoves`.
-    moves: &'a [Move],
-    /// Whether `moves` leaves out legal moves.
-    restricted: bool,
-    /// The Syzygy tables, if the engine has them.
-    tablebases: Option<&'a SyzygyTables>,
-    /// The tables' score of the root, when they narrowed its moves.
-    tb_score: Option<i32>,
-    /// What a draw is worth to the side to move at the root.
-    draw_score: i32,
-}
-
-impl<'a> Root<'a> {
-    /// Gives a thread's searcher what the root decides for every node: the tables and the
-    /// draw score.
-    fn rules<'n>(&self, node: &mut Searcher<'n>)
-    where
-        'a: 'n,
-    {
-        node.tablebases = self.tablebases;
-        node.draw_score = self.draw_score;
-        node.root_turn = self.pos.turn();
-    }
-}
-
-/// What the main thread's iterative deepening chose.
-struct Played {
-    best: Option<Move>,
-    ponder: Option<Move>,
-    /// The report of the last completed iteration's best line.
-    info: Option<SearchInfo>,
-}
-
-/// The main thread's iterative deepening: each iteration searches every MultiPV line, each
-/// in an aspiration window, reporting as it goes, until the budget, the stop flag or a mate
-/// within `limits.mate` ends it.
-fn deepen(node: &mut Searcher<'_>, root: &Root<'_>, limits: &SearchLimits) -> Played {
-    let pos = root.pos;
-    let multipv = (limits.multipv.unwrap_or(1).max(1) as usize).min(root.moves.len());
-    let mut best = None;
-    let mut ponder = None;
-    let mut last_info = None;
-    // The score and line of each MultiPV line in the last completed iteration.
-    let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
-    'deepening: for depth in 1..=node.budget.depth {
-        node.root_depth = depth;
-        let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
-        for index in 0..multipv {
-            node.root_moves = root
-                .moves
-                .iter()
-                .copied()
-                .filter(|m| found.iter().all(|(_, pv)| pv.first() != Some(m)))
-                .collect();
-            node.root_restricted = root.restricted || index > 0;
-            node.seldepth = 0;
-            let previous = lines.get(index);
-            let failed = |node: &mut Searcher<'_>, score, bound| {
-                // At a root the tables decide, a window's failure says nothing they do not.
-                if root.tb_score.is_some() {
-                    return;
-                }
-                let pv = match bound {
-                    ScoreBound::Lower => legal_prefix(pos, &node.pv[0]),
-                    ScoreBound::Upper => previous.map(|(_, pv)| pv.clone()).unwrap_or_default(),
-                };
-                let info = report(node, depth, index, score, Some(bound), pv);
-                node.listener.info(&info);
-            };
-            let Some(score) = aspirate(node, root.pos, root.hash, depth, previous.map(|&(s, _)| s), failed)
-            else {
-                if index == 0
-                    && let Some(&m) = node.pv[0].first()
-                {
-                    // A move that beat the window this iteration beats last one's best.
-                    best = Some(m);
-                    ponder = node.pv[0].get(1).copied();
-                }
-                break 'deepening;
-            };
-            let pv = legal_prefix(pos, &node.pv[0]);
-            let info = report(node, depth, index, shown_score(score, root.tb_score), None, pv.clone());
-            node.listener.info(&info);
-            if index == 0 {
-                if let Some(&m) = pv.first() {
-                    best = Some(m);
-                    ponder = pv.get(1).copied();
-                }
-                last_info = Some(info);
-            }
-            found.push((score, pv));
-        }
-        lines = found;
-        let mated = last_info.as_ref().is_some_and(|info| {
-            matches!((info.score, limits.mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n.max(1))
-        });
-        if mated || node.budget.soft_expired() || node.out_of_nodes() || node.stop.load(Ordering::Relaxed) {
-            break;
-        }
-    }
-    Played { best, ponder, info: last_info }
-}
-
-/// A helper thread's iterative deepening (Lazy SMP): the whole root, one line, in silence,
-/// skipping the depths [`SKIP_SIZE`] and [`SKIP_PHASE`] give helper `number` (from 1), until
-/// the main thread is done (the helper's stop flag), the node limit is reached or the last
-/// depth is searched. What it finds reaches the main thread through the transposition table.
-fn help(node: &mut Searcher<'_>, root: &Root<'_>, number: usize) {
-    let k = (number - 1) % SKIP_SIZE.len();
-    node.root_moves = root.moves.to_vec();
-    node.root_restricted = root.restricted;
-    let mut guess = None;
-    for depth in 1..=node.budget.depth {
-        if (depth + SKIP_PHASE[k]) / SKIP_SIZE[k] % 2 == 1 {
-            continue;
-        }
-        node.root_depth = depth;
-        node.seldepth = 0;
-        guess = aspirate(node, root.pos, root.hash, depth, guess, |_, _, _| {});
-        if guess.is_none() {
-            break;
-        }
-    }
-}
-
-/// Searches the root to `depth` in an aspiration window around `guess` (the line's score
-/// in the last iteration), widening the window on the failing side until the score falls
-/// inside it; `failed` hears of each failure with the score and its bound. `None` when the
-/// search was aborted.
-fn aspirate(
-    node: &mut Searcher<'_>,
-    pos: &Chess,
-    hash: u64,
-    depth: u32,
-    guess: Option<i32>,
-    mut failed: impl FnMut(&mut Searcher<'_>, i32, ScoreBound),
-) -> Option<i32> {
-    let mut delta = ASPIRATION_WINDOW;
-    let (mut alpha, mut beta) = match guess {
-        Some(score) if depth >= ASPIRATION_MIN_DEPTH && score.abs() < MATE_BOUND => {
-            ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
-        }
-        _ => (-INFINITY, INFINITY),
-    };
-    loop {
-        let score = node.negamax(pos, hash, depth as i32, alpha, beta, 0, false);
-        if node.aborted {
-            return None;
-        }
-        let bound = if score <= alpha {
-            alpha = (score - delta).max(-INFINITY);
-            ScoreBound::Upper
-        } else if score >= beta {
-            beta = (score + delta).min(INFINITY);
-            ScoreBound::Lower
-        } else {
-            return Some(score);
-        };
-        delta = delta.saturating_mul(ASPIRATION_GROWTH);
-        failed(node, score, bound);
-    }
-}
-
-/// The report of line `index` (from 0) at `depth`.
-fn report(
-    node: &Searcher<'_>,
-    depth: u32,
-    index: usize,
-    score: i32,
-    bound: Option<ScoreBound>,
-    pv: Vec<Move>,
-) -> SearchInfo {
-    let time = node.budget.elapsed();
-    SearchInfo {
-        depth,
-        seldepth: node.seldepth.max(depth),
-        multipv: index as u32 + 1,
-        score: to_score(score),
-        bound,
-        nodes: node.total_nodes(),
-        nps: nps(node.total_nodes(), time),
-        time,
-        hashfull: node.tt.hashfull(),
-        tbhits: node.tb_hits,
-        pv,
-    }
-}
-
-/// The score of a root the tables cover, by its value under the fifty-move rule.
-fn tb_score(wdl: shakmaty_syzygy::Wdl) -> i32 {
-    use shakmaty_syzygy::Wdl;
-    match wdl {
-        Wdl::Win => TB_WIN - 1,
-        Wdl::Loss => -TB_WIN + 1,
-        other => other.signum(),
-    }
-}
-
-/// The score reported for a line: the tables' value of the root, when they cover it, unless
-/// the search found a mate or a tablebase value of its own.
-fn shown_score(score: i32, root_tb_score: Option<i32>) -> i32 {
-    match root_tb_score {
-        Some(tb) if score.abs() < TB_WIN - MAX_PLY as i32 => tb,
-        _ => score,
-    }
-}
-
-/// Nodes per second, zero for no time.
-fn nps(nodes: u64, time: Duration) -> u64 {
-    let micros = time.as_micros().max(1);
-    u64::try_from(u128::from(nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
 }
 
 /// Converts an internal score to a [`Score`], mates in moves rather than plies.
