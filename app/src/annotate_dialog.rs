@@ -64,7 +64,7 @@ pub struct AnnotateDialog {
     engine: String,
     engines: Vec<EngineConfig>,
     /// The Syzygy tables Kibitz searches with, if the user has them.
-    tablebases: Option<std::path::PathBuf>,
+    tablebases: Option<Arc<kibitz_engine::SyzygyTables>>,
     state: State,
     error: Option<String>,
     repaint: Arc<dyn Fn() + Send + Sync>,
@@ -93,10 +93,10 @@ impl AnnotateDialog {
         }
     }
 
-    /// Kibitz annotates with the Syzygy tables in `folder`.
+    /// Kibitz annotates with these Syzygy tables.
     #[must_use]
-    pub fn with_tablebases(mut self, folder: Option<std::path::PathBuf>) -> Self {
-        self.tablebases = folder;
+    pub fn with_tablebases(mut self, tables: Option<Arc<kibitz_engine::SyzygyTables>>) -> Self {
+        self.tablebases = tables;
         self
     }
 
@@ -222,7 +222,7 @@ impl AnnotateDialog {
         match self.settings() {
             Ok(settings) => {
                 self.error = None;
-                let tables = self.tablebases.as_deref();
+                let tables = self.tablebases.clone();
                 let player = spawn_player(&self.engine, &self.engines, tables, Arc::clone(&self.repaint));
                 let repaint = Arc::clone(&self.repaint);
                 let job = AnnotateJob::start(player, self.game.clone(), settings, move || repaint());

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
+use kibitz_engine::SyzygyTables;
 use kibitz_engine::conductor::{Conductor, GameEvent};
 use kibitz_engine::{
     Clock, Command, ExternalEngine, GameRecord, LearnFlags, Level, Nag, NodeId, SearchLimits, pgn_date_today,
@@ -126,6 +127,8 @@ pub struct KibitzApp {
     /// The book and what Kibitz learns from its games.
     learning: Learning,
     files: Files,
+    /// The Syzygy tables of `settings.tablebases`, once opened in the background.
+    tables: Option<Arc<SyzygyTables>>,
     pieces: Option<PieceTextures>,
     screenshot: Option<Screenshot>,
     frames: u64,
@@ -170,6 +173,9 @@ impl KibitzApp {
         if let Some(path) = open {
             files.open_path(path);
         }
+        if let Some(folder) = settings.tablebases.clone() {
+            files.open_tablebases(folder);
+        }
 
         let mut board = BoardState::default();
         board.flipped = settings.flipped;
@@ -206,6 +212,7 @@ impl KibitzApp {
             tournament: TournamentView::default(),
             tuning: TuningView::default(),
             learning,
+            tables: None,
             files,
             pieces: None,
             screenshot: screenshot.map(|path| Screenshot { path, requested: false, done: Arc::default() }),
@@ -388,7 +395,9 @@ impl KibitzApp {
                     }
                 }
                 FileEvent::OpeningsPicked(path) => self.settings.tournament.openings = Some(path),
-                FileEvent::TablebasesPicked(path) => self.choose_tablebases(path),
+                FileEvent::TablebasesOpened { folder, tables, chosen } => {
+                    self.take_tablebases(folder, tables, chosen);
+                }
                 FileEvent::TuningLogPicked(path) => self.tuning.open(path, Arc::clone(&self.repaint)),
             }
         }
@@ -638,21 +647,31 @@ impl KibitzApp {
         Table::new(conductor, seats)
     }
 
-    /// Keeps the tablebase folder the user picked, and says what it holds: engines started from
-    /// now on search with it. A folder without tables is refused and the old one kept.
-    fn choose_tablebases(&mut self, folder: PathBuf) {
-        match kibitz_engine::SyzygyTables::open(&folder) {
+    /// Keeps the tables of a folder opened in the background. One the user just picked
+    /// becomes the setting and is reported ("Tablebases: 70 files..."); a folder without
+    /// tables is refused and the old one kept. Engines started from now on search with them.
+    fn take_tablebases(&mut self, folder: PathBuf, tables: Result<Arc<SyzygyTables>, String>, chosen: bool) {
+        match tables {
             Ok(tables) => {
-                self.notices.push(format!(
-                    "Tablebases: {} files, up to {} pieces, in {}.",
-                    tables.files(),
-                    tables.max_pieces(),
-                    folder.display()
-                ));
-                self.settings.tablebases = Some(folder);
+                if chosen {
+                    self.notices.push(format!(
+                        "Tablebases: {} files, up to {} pieces, in {}.",
+                        tables.files(),
+                        tables.max_pieces(),
+                        folder.display()
+                    ));
+                    self.settings.tablebases = Some(folder);
+                }
+                self.tables = Some(tables);
             }
-            Err(e) => self.notices.push(e.to_string()),
+            Err(e) => self.notices.push(e),
         }
+    }
+
+    /// The Syzygy tables engines search with: those of the folder the settings name, once
+    /// opened.
+    fn tablebases(&self) -> Option<Arc<SyzygyTables>> {
+        self.settings.tablebases.as_ref().and(self.tables.clone())
     }
 
     /// Kibitz's own engine at `level`, with its book and what it learned; on the game's clock
@@ -660,7 +679,7 @@ impl KibitzApp {
     fn kibitz_seat(&self, level: Level, timed: bool) -> Seat {
         let repaint = Arc::clone(&self.repaint);
         // The tables play perfect endings: for full strength only.
-        let tables = self.settings.tablebases.as_deref().filter(|_| level == Level::Full);
+        let tables = self.tablebases().filter(|_| level == Level::Full);
         let handle = crate::engine_choice::spawn_kibitz(tables, repaint);
         handle.send(Command::SetBook {
             book: self.learning.book(),
@@ -898,7 +917,7 @@ impl KibitzApp {
                 let game = self.table().game().clone();
                 let dialog =
                     AnnotateDialog::new(game, self.settings.engines.clone(), Arc::clone(&self.repaint))
-                        .with_tablebases(self.settings.tablebases.clone());
+                        .with_tablebases(self.tablebases());
                 self.dialog = Some(Dialog::Annotate(dialog));
             }
             Action::SetEngines(engines) => {

@@ -1,11 +1,10 @@
 //! Choosing the engine for a background task (a test suite, an annotation): Kibitz or one of
 //! the configured external engines, by name, and starting it.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use egui::{ComboBox, Ui};
-use kibitz_engine::{Command, EngineConfig, EngineHandle, ExternalEngine, Player};
+use kibitz_engine::{Command, EngineConfig, EngineHandle, ExternalEngine, Player, SyzygyTables};
 
 /// The name that stands for Kibitz's own engine.
 pub const KIBITZ: &str = "Kibitz";
@@ -32,7 +31,7 @@ pub fn engine_combo(ui: &mut Ui, label: &str, engines: &[EngineConfig], chosen: 
 pub fn spawn_player(
     name: &str,
     engines: &[EngineConfig],
-    tablebases: Option<&Path>,
+    tablebases: Option<Arc<SyzygyTables>>,
     wake: Arc<dyn Fn() + Send + Sync>,
 ) -> Box<dyn Player> {
     match engines.iter().find(|e| e.name == name) {
@@ -41,14 +40,15 @@ pub fn spawn_player(
     }
 }
 
-/// Kibitz's own engine, searching with the Syzygy tables in `tablebases` when the user has
-/// them (a folder it cannot use is reported as the engine's message).
+/// Kibitz's own engine, searching with the Syzygy tables `tablebases` when the user has them.
 #[must_use]
-pub fn spawn_kibitz(tablebases: Option<&Path>, wake: Arc<dyn Fn() + Send + Sync>) -> EngineHandle {
+pub fn spawn_kibitz(
+    tablebases: Option<Arc<SyzygyTables>>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+) -> EngineHandle {
     let handle = EngineHandle::spawn(move || wake());
-    if let Some(folder) = tablebases {
-        let value = folder.display().to_string();
-        Player::send(&handle, Command::SetOption { name: "SyzygyPath".into(), value });
+    if tablebases.is_some() {
+        handle.send(Command::SetTablebases(tablebases));
     }
     handle
 }

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
-use kibitz_engine::{GameRecord, remove_stale_temporaries, replace_file, sync_file, write_atomic};
+use kibitz_engine::{
+    GameRecord, SyzygyTables, remove_stale_temporaries, replace_file, sync_file, write_atomic,
+};
 
 use kibitz_engine::BookFormat;
 
@@ -131,10 +133,24 @@ pub enum FileEvent {
     SuitePicked(PathBuf),
     /// The user picked a tournament's openings.
     OpeningsPicked(PathBuf),
-    /// The user picked the folder of the Syzygy tablebases.
-    TablebasesPicked(PathBuf),
+    /// The folder of the Syzygy tablebases was opened (or failed to be): `chosen` when the
+    /// user just picked it, not when the settings named it at start-up.
+    TablebasesOpened {
+        /// The folder.
+        folder: PathBuf,
+        /// Its tables, or why they cannot be used.
+        tables: Result<Arc<SyzygyTables>, String>,
+        /// Whether the user just picked it.
+        chosen: bool,
+    },
     /// The user picked a tuning run's log.
     TuningLogPicked(PathBuf),
+}
+
+/// Opens a folder of Syzygy tables (a directory listing) for [`FileEvent::TablebasesOpened`].
+fn open_tables(folder: PathBuf, chosen: bool) -> FileEvent {
+    let tables = SyzygyTables::open(&folder).map(Arc::new).map_err(|e| e.to_string());
+    FileEvent::TablebasesOpened { folder, tables, chosen }
 }
 
 /// One piece of work for the writer thread: a failed write names its file and the error.
@@ -242,10 +258,15 @@ impl Files {
         self.spawn(move || picker.open_suite().map(FileEvent::OpeningsPicked));
     }
 
-    /// Asks for the folder of the Syzygy tablebases, in the background.
+    /// Asks for the folder of the Syzygy tablebases and opens it, in the background.
     pub fn pick_tablebases(&self) {
         let picker = self.picker.clone();
-        self.spawn(move || picker.pick_tablebases().map(FileEvent::TablebasesPicked));
+        self.spawn(move || picker.pick_tablebases().map(|folder| open_tables(folder, true)));
+    }
+
+    /// Opens the folder of the Syzygy tablebases the settings name, in the background.
+    pub fn open_tablebases(&self, folder: PathBuf) {
+        self.spawn(move || Some(open_tables(folder, false)));
     }
 
     /// Asks for a tuning run's log, in the background.

@@ -41,9 +41,7 @@ impl KibitzApp {
     fn analysis_player(&mut self, source: &AnalystSource) -> Option<Box<dyn Player>> {
         let repaint = Arc::clone(&self.repaint);
         match source {
-            AnalystSource::Kibitz => {
-                Some(spawn_player(KIBITZ, &[], self.settings.tablebases.as_deref(), repaint))
-            }
+            AnalystSource::Kibitz => Some(spawn_player(KIBITZ, &[], self.tablebases(), repaint)),
             AnalystSource::Engine(name) if self.settings.engine(name).is_some() => {
                 Some(spawn_player(name, &self.settings.engines, None, repaint))
             }

@@ -22,8 +22,8 @@ impl KibitzApp {
         let (start, moves) = (game.start().clone(), game.moves().to_vec());
         let book = self.learning.book();
         let repaint = Arc::clone(&self.repaint);
-        let tables = self.settings.tablebases.clone();
-        let spawn = move || -> Box<dyn Player> { Box::new(spawn_kibitz(tables.as_deref(), repaint)) };
+        let tables = self.tablebases();
+        let spawn = move || -> Box<dyn Player> { Box::new(spawn_kibitz(tables.clone(), repaint)) };
         let allowed = self.settings.hints_per_game;
         if let Err(refusal) =
             self.hints.ask(&start, &moves, book.as_deref(), &self.settings.book, allowed, spawn)
