@@ -199,10 +199,7 @@ impl Table {
         let game = self.conductor.game();
         let (start, moves, root) = (game.start().clone(), game.moves().to_vec(), game.position().clone());
         let limits = self.conductor.limits(side, engine.base.clone());
-        let id = self.next_id;
-        self.next_id += 1;
-        engine.player.send(Command::Position { start, moves });
-        engine.player.send(Command::Go { id, purpose: Purpose::Play, limits });
+        let id = go(engine.player.as_ref(), &mut self.next_id, start, moves, limits);
         if let Some(engine) = self.seats.get_mut(side).engine.as_mut() {
             engine.thinking = Some(Thinking { id, root, search: None });
         }
@@ -247,10 +244,7 @@ impl Table {
         let mut root = game.position().clone();
         root.play_unchecked(expected);
         let limits = SearchLimits { ponder: true, ..self.conductor.limits(side, engine.base.clone()) };
-        let id = self.next_id;
-        self.next_id += 1;
-        engine.player.send(Command::Position { start: game.start().clone(), moves });
-        engine.player.send(Command::Go { id, purpose: Purpose::Play, limits });
+        let id = go(engine.player.as_ref(), &mut self.next_id, game.start().clone(), moves, limits);
         let ply = game.len() + 1;
         if let Some(engine) = self.seats.get_mut(side).engine.as_mut() {
             engine.ponder = Some(Ponder { id, expected, ply, root });
@@ -364,6 +358,16 @@ impl Table {
             _ => {}
         }
     }
+}
+
+/// Sends `player` the game's position and a search for play, with the next id, which it
+/// returns.
+fn go(player: &dyn Player, next_id: &mut u64, start: Chess, moves: Vec<Move>, limits: SearchLimits) -> u64 {
+    let id = *next_id;
+    *next_id += 1;
+    player.send(Command::Position { start, moves });
+    player.send(Command::Go { id, purpose: Purpose::Play, limits });
+    id
 }
 
 /// "Book move d4, chosen from d4 45%, e4 35%, c4 20%", in SAN.
