@@ -12,7 +12,8 @@ use kibitz_engine::conductor::GameEvent;
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::runner::Remark;
 use kibitz_engine::tuning::{
-    Breeder, Finish, Genome, Member, Origin, Replacement, RuleApplied, TuningLog, Variation,
+    Breeder, Crossover, Finish, Genome, HowEnded, LOG_VERSION, Member, Origin, Playout, Replacement,
+    RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
 };
 use kibitz_engine::{Ending, Termination};
 
@@ -44,9 +45,20 @@ fn member(id: u64, values: [i64; 3]) -> Member {
 
 /// The replacements of a game between two distinct members that ended as `ending` after
 /// `remarks` (the game-over remark added).
-fn replace(ending: Ending, mut remarks: Vec<Remark>, seed: u64) -> Replacement {
+fn replace(ending: Ending, remarks: Vec<Remark>, seed: u64) -> Replacement {
+    replace_checked(ending, remarks, seed, None)
+}
+
+/// [`replace`] for a game whose ending was checked by playing on, as `playout` went.
+fn replace_checked(
+    ending: Ending,
+    mut remarks: Vec<Remark>,
+    seed: u64,
+    playout: Option<Playout>,
+) -> Replacement {
     remarks.push(remark(GameEvent::GameOver { ending }));
-    let finish = Finish::read(ending, &remarks, 60);
+    let mut finish = Finish::read(ending, &remarks, 60);
+    finish.playout = playout;
     let genome = Genome::for_rules(Rules::DeadBand);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut breeder = Breeder {
@@ -138,6 +150,38 @@ fn a_resigner_is_replaced_by_an_offspring() {
     let r = replace(Ending::win(Color::White, Termination::Resignation), vec![resigned(Color::Black)], 1);
     assert_eq!(r.rule, RuleApplied::Resigned);
     assert!(r.white.is_none() && is_offspring(&r.black));
+}
+
+#[test]
+fn an_agreed_draw_a_side_then_wins_replaces_that_side_by_an_offspring() {
+    let agreed = || vec![offered(Color::White), accepted(Color::Black)];
+    let won = |winner| Some(Playout { winner: Some(winner), plies: 31 });
+    // Black accepted a draw in a game Black then wins: Black misread it.
+    let r = replace_checked(Ending::draw(Termination::Agreement), agreed(), 1, won(Seat::Black));
+    assert_eq!(r.rule, RuleApplied::AgreementRefuted);
+    assert!(r.white.is_none() && is_offspring(&r.black), "{r:?}");
+    // White offered it and then wins: White misread it.
+    let r = replace_checked(Ending::draw(Termination::Agreement), agreed(), 1, won(Seat::White));
+    assert!(is_offspring(&r.white) && r.black.is_none(), "{r:?}");
+    // Played on to a draw: the note's rule.
+    let drawn = Some(Playout { winner: None, plies: 80 });
+    let r = replace_checked(Ending::draw(Termination::Agreement), agreed(), 1, drawn);
+    assert_eq!(r.rule, RuleApplied::AgreedDraw);
+    assert!(r.white.as_ref().is_some_and(|m| m.origin == Origin::MutatedClone { of: 1 }));
+}
+
+#[test]
+fn a_resignation_the_resigner_then_does_not_lose_makes_it_a_clone_of_the_winner() {
+    let resigns = || vec![resigned(Color::Black)];
+    let ending = Ending::win(Color::White, Termination::Resignation);
+    for winner in [None, Some(Seat::Black)] {
+        let r = replace_checked(ending, resigns(), 1, Some(Playout { winner, plies: 12 }));
+        assert_eq!(r.rule, RuleApplied::ResignationRefuted, "played on: {winner:?}");
+        assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]));
+    }
+    let r = replace_checked(ending, resigns(), 1, Some(Playout { winner: Some(Seat::White), plies: 12 }));
+    assert_eq!(r.rule, RuleApplied::Resigned, "the resigner lost when it played on");
+    assert!(is_offspring(&r.black));
 }
 
 #[test]
@@ -236,4 +280,56 @@ fn a_short_run_resumes_from_its_log_with_the_right_generations_and_a_torn_line_i
     assert_eq!(settings.rules, Rules::DeadBand);
     assert_eq!(Genome::for_rules(Rules::DeadBand).values(&settings), last.best.values);
     assert!(dir.0.join("best.population.json").exists());
+}
+
+/// A tuner of the dead band at depth 2 from WAC's positions (won for the side to move).
+fn tuner(check_readings: bool) -> Tuner {
+    let openings = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/epd/wac.epd");
+    let header = RunHeader {
+        version: LOG_VERSION,
+        rules: Rules::DeadBand,
+        genome: Genome::for_rules(Rules::DeadBand).names(),
+        population: 4,
+        seed: 7,
+        variation: Variation { sigma: 0.05, crossover: Crossover::Uniform },
+        control: "sd 2".into(),
+        openings: Some(openings),
+        max_plies: 120,
+        check_readings,
+    };
+    Tuner::new(header, 2, None).expect("a tuner")
+}
+
+#[test]
+fn agreed_draws_and_resignations_are_played_on_and_judged_by_how_that_game_ends() {
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    // Members that agree to anything at once (the widest band, no moves in it needed) and
+    // members that resign at the first score below the band.
+    for (values, how) in [([1000, 0, 100_000], HowEnded::Agreement), ([0, 100, 0], HowEnded::Resignation)] {
+        let population: Vec<Member> = (0..4).map(|id| member(id, values)).collect();
+        let record = tuner(true).play_generation(1, &population, 4, &cancel).expect("a generation");
+        let readings: Vec<_> = record.games.iter().filter(|g| g.finish.how == how).collect();
+        assert!(!readings.is_empty(), "{how:?}: {:?}", record.games);
+        for g in &readings {
+            let playout = g.finish.playout.expect("played on");
+            assert!(playout.plies > 0, "{g:?}");
+            let refuted = match how {
+                HowEnded::Agreement => playout.winner.is_some(),
+                _ => playout.winner != g.finish.winner,
+            };
+            let rule = if how == HowEnded::Agreement {
+                [RuleApplied::AgreedDraw, RuleApplied::AgreementRefuted][usize::from(refuted)]
+            } else {
+                [RuleApplied::Resigned, RuleApplied::ResignationRefuted][usize::from(refuted)]
+            };
+            assert_eq!(g.rule, rule, "{g:?}");
+        }
+        if how == HowEnded::Agreement {
+            // WAC's positions are won for the side to move: some of those draws were not.
+            assert!(readings.iter().any(|g| g.rule == RuleApplied::AgreementRefuted), "{readings:?}");
+        }
+        // Without the check the same games are taken at their word.
+        let trusted = tuner(false).play_generation(1, &population, 4, &cancel).expect("a generation");
+        assert!(trusted.games.iter().all(|g| g.finish.playout.is_none()));
+    }
 }

@@ -69,6 +69,10 @@ pub struct TunePolicyArgs {
     /// A game still going after this many plies is drawn.
     #[arg(long, value_name = "PLIES", default_value_t = 400, conflicts_with = "resume")]
     max_plies: usize,
+    /// Takes agreed draws and resignations at their word, as the design note's rules do,
+    /// instead of checking each by playing the game on (see `kibitz_engine::tuning`).
+    #[arg(long, conflicts_with = "resume")]
+    trust_readings: bool,
     /// Appends every game to this PGN file.
     #[arg(long, value_name = "FILE.pgn")]
     pgn: Option<PathBuf>,
@@ -135,6 +139,7 @@ impl TunePolicyArgs {
             control,
             openings: self.openings.clone(),
             max_plies: self.max_plies,
+            check_readings: !self.trust_readings,
         }))
     }
 

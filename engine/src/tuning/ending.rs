@@ -109,6 +109,20 @@ pub struct Finish {
     pub resigned: Option<Seat>,
     /// The plies played after the opening.
     pub plies: usize,
+    /// How the game went on when an agreed draw or a resignation was checked by playing on
+    /// (see [`super::playout`]); `None` when it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playout: Option<Playout>,
+}
+
+/// An agreed draw or a resignation checked by playing the game on from where it ended, the
+/// same engine on both sides and neither offering nor resigning.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Playout {
+    /// Who won the game played on; `None` for a draw.
+    pub winner: Option<Seat>,
+    /// The plies played on.
+    pub plies: usize,
 }
 
 impl Finish {
@@ -141,7 +155,14 @@ impl Finish {
             KnownOutcome::Decisive { winner } => Some(winner.into()),
             KnownOutcome::Draw => None,
         };
-        Finish { winner, how: HowEnded::of(ending), offers, resigned, plies }
+        Finish { winner, how: HowEnded::of(ending), offers, resigned, plies, playout: None }
+    }
+
+    /// Whether the ending is a reading the tuner checks by playing on: an agreed draw or a
+    /// resignation, with no offer declined (a decliner's game is judged by its real end).
+    #[must_use]
+    pub fn is_reading(&self) -> bool {
+        matches!(self.how, HowEnded::Agreement | HowEnded::Resignation) && self.rejecters().is_empty()
     }
 
     /// The sides that declined an offer.

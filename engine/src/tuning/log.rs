@@ -42,6 +42,10 @@ pub struct RunHeader {
     pub openings: Option<PathBuf>,
     /// A game still going after this many plies is drawn (a draw by rule).
     pub max_plies: usize,
+    /// Agreed draws and resignations are checked by playing the game on
+    /// ([`super::playout`]); false in the logs of runs from before the check.
+    #[serde(default)]
+    pub check_readings: bool,
 }
 
 /// One game of a generation.
@@ -273,6 +277,7 @@ mod tests {
             control: "sd 2".into(),
             openings: None,
             max_plies: 100,
+            check_readings: true,
         }
     }
 
@@ -306,6 +311,19 @@ mod tests {
         assert!(TuningLog::read(&path).is_ok_and(|l| l.torn && l.generations.len() == 1));
         std::fs::write(&path, "{}\n").expect("writable");
         assert!(matches!(TuningLog::read(&path), Err(TuningLogError::NoHeader(_))));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_log_from_before_the_check_reads_as_trusting_readings() {
+        let dir = std::env::temp_dir().join(format!("kibitz-tuning-old-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        let path = dir.join("old.log");
+        let mut line = serde_json::to_value(LineOut::Run(&header())).expect("json");
+        line.as_object_mut().map(|o| o.remove("check_readings")).expect("the field");
+        std::fs::write(&path, format!("{line}\n")).expect("writable");
+        let log = TuningLog::read(&path).expect("an old log");
+        assert!(!log.header.check_readings);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

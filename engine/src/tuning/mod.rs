@@ -8,7 +8,8 @@
 //! - [`Genome`]: the tuned numbers, named and ranged by [`crate::policy::PolicySettings::PARAMETERS`].
 //! - [`Member`]: one engine's numbers; [`Variation`]: mutation and mating (see [`variation`]).
 //! - [`pair`]: a generation's pairing; [`Finish`]: how a game ended, read from its remarks.
-//! - [`Breeder`]: the replacement rules; [`Tuner`]: a run, its games played by the match
+//! - [`Breeder`]: the replacement rules, with agreed draws and resignations checked by
+//!   playing the game on ([`Playout`]); [`Tuner`]: a run, its games played by the match
 //!   runner; [`TuningLog`]: the log, read back for resuming and plotting
 //!   ([`GenerationSummary`] per generation).
 
@@ -17,12 +18,13 @@ mod genome;
 mod log;
 mod member;
 mod pairing;
+mod playout;
 pub mod replacement;
 mod run;
 mod summary;
 pub mod variation;
 
-pub use ending::{Finish, HowEnded, Offer, Reply, Seat};
+pub use ending::{Finish, HowEnded, Offer, Playout, Reply, Seat};
 pub use genome::{Genome, GenomeError};
 pub use log::{GenerationRecord, LOG_VERSION, LogWriter, RunHeader, TunedGame, TuningLog, TuningLogError};
 pub use member::{Member, Origin};

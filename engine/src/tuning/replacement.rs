@@ -9,11 +9,24 @@
 //! 2. A rejecter and the game was drawn (by agreement later, or by a rule): each rejecter is
 //!    replaced by an offspring of the two (the same ending as resigning).
 //! 3. An agreed draw: both are replaced by mutated clones of themselves.
+//!    - Kibitz's addition, when the run checks readings ([`super::playout`]): if the game,
+//!      played on, is won by one side, that side misread a won game as a draw (it gave away
+//!      half a point) and is replaced by an offspring of the two, the cost the note gives the
+//!      opposite misreading (declining an offer and drawing). The other is kept.
 //! 4. A draw by a rule (repetition, fifty moves, stalemate, dead position, the move limit):
 //!    an offspring replaces one of the two, chosen with probability 1/2.
 //! 5. A resignation: the resigner is replaced by an offspring.
+//!    - Kibitz's addition, when the run checks readings: if the game, played on, is not lost
+//!      by the resigner, it lost a game it did not have to and is replaced by a clone of the
+//!      winner, as if mated.
 //! 6. Checkmate, a loss on time or any other loss: the loser is replaced by a clone of the
 //!    winner.
+//!
+//! Why the additions: under the note's rules alone an agreed draw costs nothing (both
+//! members go on, mutated), so a population of identical engines drifts to agreeing at
+//! its first move and stays there (docs/BENCHMARKS.md, "Self-play tuning"); the note's own
+//! aim, that accurate readings of a game are rewarded and inaccurate ones punished, needs
+//! a judge of the reading, and the game played on is the one the rules already trust.
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -32,10 +45,14 @@ pub enum RuleApplied {
     RejectedAndDrawn,
     /// Rule 3.
     AgreedDraw,
+    /// Rule 3, the agreed draw was won by a side when played on.
+    AgreementRefuted,
     /// Rule 4.
     DrawByRule,
     /// Rule 5.
     Resigned,
+    /// Rule 5, the resigner did not lose when the game was played on.
+    ResignationRefuted,
     /// Rule 6.
     Lost,
 }
@@ -114,6 +131,13 @@ impl<R: Rng> Breeder<'_, R> {
                     put(&mut out, seat, child);
                 }
             }
+            (None, true, HowEnded::Agreement) if finish.playout.is_some_and(|p| p.winner.is_some()) => {
+                out.rule = RuleApplied::AgreementRefuted;
+                if let Some(misreader) = finish.playout.and_then(|p| p.winner) {
+                    let child = self.offspring(white, black);
+                    put(&mut out, misreader, child);
+                }
+            }
             (None, true, HowEnded::Agreement) => {
                 out.rule = RuleApplied::AgreedDraw;
                 out.white = Some(self.mutated_clone_of(white));
@@ -126,10 +150,16 @@ impl<R: Rng> Breeder<'_, R> {
                 put(&mut out, seat, child);
             }
             (Some(winner), true, HowEnded::Resignation) => {
-                out.rule = RuleApplied::Resigned;
                 let resigner = finish.resigned.unwrap_or(winner.other());
-                let child = self.offspring(white, black);
-                put(&mut out, resigner, child);
+                if finish.playout.is_some_and(|p| p.winner != Some(resigner.other())) {
+                    out.rule = RuleApplied::ResignationRefuted;
+                    let clone = self.clone_of(player(winner));
+                    put(&mut out, resigner, clone);
+                } else {
+                    out.rule = RuleApplied::Resigned;
+                    let child = self.offspring(white, black);
+                    put(&mut out, resigner, child);
+                }
             }
             (Some(winner), true, _) => {
                 let clone = self.clone_of(player(winner));

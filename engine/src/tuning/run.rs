@@ -10,10 +10,11 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::log::{GenerationRecord, LogWriter, RunHeader, TunedGame, TuningLog, TuningLogError};
+use super::playout::Quiet;
 use super::{Breeder, Finish, Genome, GenomeError, Member, Origin, pair};
 use crate::matches::{
-    EngineSpec, FinishedGame, Fixture, Flow, MatchError, MatchSetup, OpeningSource, OpeningsError, Order,
-    Standings, Watcher, move_limit, play_fixtures, read_suite,
+    EngineSpec, Fixture, MatchError, MatchSetup, OpeningSource, OpeningsError, Order, move_limit,
+    play_fixtures, read_suite,
 };
 use crate::{Ending, TimeControl, TimeControlError};
 
@@ -66,15 +67,6 @@ pub struct Tuner {
     pub concurrency: usize,
     /// A PGN file every game is appended to, if any.
     pub pgn: Option<PathBuf>,
-}
-
-/// Says nothing and never stops the games.
-struct Quiet;
-
-impl Watcher for Quiet {
-    fn finished(&mut self, _game: &FinishedGame, _standings: &Standings) -> Flow {
-        Flow::Continue
-    }
 }
 
 impl Tuner {
@@ -175,15 +167,26 @@ impl Tuner {
             generation,
             next_id,
         };
-        let mut next = population.to_vec();
-        let mut games = Vec::new();
+        let mut played: Vec<(&Fixture, Finish, &crate::GameRecord)> = Vec::new();
         for fixture in &fixtures {
-            let Some(played) = report.games.iter().find(|g| g.fixture.number == fixture.number) else {
+            let Some(game) = report.games.iter().find(|g| g.fixture.number == fixture.number) else {
                 continue;
             };
-            let Some(termination) = played.termination else { continue };
-            let ending = Ending { outcome: played.outcome, termination };
-            let finish = Finish::read(ending, &played.remarks, played.moves.len());
+            let Some(termination) = game.termination else { continue };
+            let ending = Ending { outcome: game.outcome, termination };
+            played.push((fixture, Finish::read(ending, &game.remarks, game.moves.len()), &game.record));
+        }
+        if self.header.check_readings {
+            let readings: Vec<usize> = (0..played.len()).filter(|&i| played[i].1.is_reading()).collect();
+            let records: Vec<&crate::GameRecord> = readings.iter().map(|&i| played[i].2).collect();
+            let playouts = self.play_on(&records, cancel)?;
+            for (&i, playout) in readings.iter().zip(playouts) {
+                played[i].1.playout = playout;
+            }
+        }
+        let mut next = population.to_vec();
+        let mut games = Vec::new();
+        for (fixture, finish, _) in played {
             let (white, black) = (&population[fixture.white], &population[fixture.black]);
             let replacement = breeder.replace(&finish, white, black);
             games.push(TunedGame {

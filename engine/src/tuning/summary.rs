@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::log::GenerationRecord;
-use super::{Genome, HowEnded, Member, Reply};
+use super::{Genome, HowEnded, Member, Reply, RuleApplied};
 
 /// One parameter over the population.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +38,11 @@ pub struct EndingCounts {
     pub declined: usize,
     /// The earliest full-move number at which a draw was offered.
     pub earliest_offer: Option<u32>,
+    /// Agreed draws and resignations checked by playing on.
+    pub checked: usize,
+    /// Of those, the agreed draws a side then won and the resignations the resigner then
+    /// did not lose.
+    pub refuted: usize,
 }
 
 impl EndingCounts {
@@ -99,6 +104,11 @@ impl GenerationSummary {
             *endings.by_kind.entry(game.finish.how).or_default() += 1;
             endings.offers += game.finish.offers.len();
             endings.declined += game.finish.offers.iter().filter(|o| o.reply == Reply::Declined).count();
+            endings.checked += usize::from(game.finish.playout.is_some());
+            endings.refuted += usize::from(matches!(
+                game.rule,
+                RuleApplied::AgreementRefuted | RuleApplied::ResignationRefuted
+            ));
             for o in &game.finish.offers {
                 endings.earliest_offer =
                     Some(endings.earliest_offer.map_or(o.move_number, |e| e.min(o.move_number)));
@@ -150,7 +160,7 @@ impl fmt::Display for GenerationSummary {
         let e = &self.endings;
         write!(
             f,
-            " | agreement {} rule {} resign {} mate {} time {} other {} | offers {} declined {} | best #{}",
+            " | agreement {} rule {} resign {} mate {} time {} other {} | offers {} declined {} | refuted {} of {} | best #{}",
             e.count(HowEnded::Agreement),
             e.count(HowEnded::Rule),
             e.count(HowEnded::Resignation),
@@ -159,6 +169,8 @@ impl fmt::Display for GenerationSummary {
             e.count(HowEnded::Other),
             e.offers,
             e.declined,
+            e.refuted,
+            e.checked,
             self.best.id
         )
     }
@@ -168,7 +180,7 @@ impl fmt::Display for GenerationSummary {
 mod tests {
     use super::*;
     use crate::policy::Rules;
-    use crate::tuning::{Finish, Offer, Origin, RuleApplied, Seat, TunedGame};
+    use crate::tuning::{Finish, Offer, Origin, Playout, Seat, TunedGame};
 
     fn member(id: u64, values: [i64; 3]) -> Member {
         Member { id, born: 0, origin: Origin::Initial, values: values.to_vec() }
@@ -184,6 +196,7 @@ mod tests {
             offers: vec![Offer { side: Seat::White, move_number: 12, reply: Reply::Accepted }],
             resigned: None,
             plies: 30,
+            playout: None,
         };
         let resigned = Finish {
             winner: Some(Seat::Black),
@@ -191,12 +204,16 @@ mod tests {
             offers: vec![],
             resigned: Some(Seat::White),
             plies: 50,
+            playout: Some(Playout { winner: None, plies: 12 }),
         };
         let game = |finish: Finish, rule| TunedGame { white: 1, black: 2, opening: 0, finish, rule };
         let record = GenerationRecord {
             generation: 4,
             members: next.clone(),
-            games: vec![game(agreed, RuleApplied::AgreedDraw), game(resigned, RuleApplied::Resigned)],
+            games: vec![
+                game(agreed, RuleApplied::AgreedDraw),
+                game(resigned, RuleApplied::ResignationRefuted),
+            ],
             next,
             next_id: 4,
         };
@@ -211,6 +228,7 @@ mod tests {
         assert_eq!(s.endings.games, 2);
         assert_eq!((s.endings.share(HowEnded::Agreement), s.endings.count(HowEnded::Mate)), (0.5, 0));
         assert_eq!((s.endings.offers, s.endings.declined, s.endings.earliest_offer), (1, 0, Some(12)));
+        assert_eq!((s.endings.checked, s.endings.refuted), (1, 1));
         assert_eq!(s.best.id, 2, "the median member");
         assert!(s.to_string().starts_with("gen 4 | dead_band.width 100±82 [0..200]"), "{s}");
     }

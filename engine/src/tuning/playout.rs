@@ -1,0 +1,94 @@
+//! Checking a reading by playing on: when a run checks readings, every agreed draw and
+//! every resignation of a generation (with no offer declined) is played on from the
+//! position where it ended, by the built-in engine on both sides at the run's time control,
+//! neither side offering, answering or resigning (no policy), until the rules or the move
+//! limit end it. How that game ends is the judge of the reading ([`super::replacement`]
+//! says what it changes): a draw agreed in a game one side then wins was a misreading, and
+//! so was a resignation of a game the resigner does not then lose.
+//!
+//! The same engine plays both sides because the members differ only in their policies,
+//! which the game played on leaves out: it is the game the two would have played had
+//! neither spoken.
+
+use std::sync::atomic::AtomicBool;
+
+use super::{Playout, Seat, Tuner};
+use crate::GameRecord;
+use crate::matches::{
+    EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, Opening, OpeningSource, Order,
+    Standings, Watcher, move_limit, play_fixtures,
+};
+
+/// Says nothing and never stops the games.
+pub(super) struct Quiet;
+
+impl Watcher for Quiet {
+    fn finished(&mut self, _game: &FinishedGame, _standings: &Standings) -> Flow {
+        Flow::Continue
+    }
+}
+
+/// The game as played, without its result: where playing on starts.
+fn position_reached(record: &GameRecord) -> GameRecord {
+    let mut on = GameRecord::from_position(record.start().clone());
+    for &m in record.moves() {
+        if on.play(m).is_err() {
+            break;
+        }
+    }
+    on
+}
+
+impl Tuner {
+    /// Plays each of `games` on from where it ended; one [`Playout`] per game, in order
+    /// (`None` for a game the run was cancelled before or whose playing on failed).
+    ///
+    /// # Errors
+    /// [`MatchError`] when the engines cannot be started.
+    pub(super) fn play_on(
+        &self,
+        games: &[&GameRecord],
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<Playout>>, MatchError> {
+        if games.is_empty() {
+            return Ok(Vec::new());
+        }
+        let openings =
+            games.iter().map(|g| Opening { name: None, game: position_reached(g) }).collect::<Vec<_>>();
+        let engines = ["playing on 1", "playing on 2"]
+            .iter()
+            .map(|name| EngineSpec::builtin(name, self.control.clone()))
+            .collect();
+        let mut setup = MatchSetup::new(engines, Format::RoundRobin);
+        setup.openings = OpeningSource::suite(openings, Order::Sequential, 0);
+        setup.concurrency = self.concurrency;
+        setup.adjudication = move_limit(self.header.max_plies);
+        setup.event = "Kibitz policy tuning, playing on".to_owned();
+        let fixtures: Vec<Fixture> = (0..games.len())
+            .map(|k| Fixture {
+                number: k + 1,
+                round: 1,
+                game: k + 1,
+                encounter: 0,
+                white: k % 2,
+                black: 1 - k % 2,
+                opening: k,
+                duel: None,
+            })
+            .collect();
+        let report = play_fixtures(&setup, &fixtures, &mut Quiet, cancel)?;
+        Ok(fixtures
+            .iter()
+            .zip(games)
+            .map(|(fixture, start)| {
+                let played = report.games.iter().find(|g| g.fixture.number == fixture.number)?;
+                played.termination?;
+                let winner = match played.outcome {
+                    shakmaty::KnownOutcome::Decisive { winner } => Some(Seat::from(winner)),
+                    shakmaty::KnownOutcome::Draw => None,
+                };
+                Some(Playout { winner, plies: played.record.len().saturating_sub(start.len()) })
+            })
+            .collect())
+    }
+}
