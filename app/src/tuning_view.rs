@@ -1,7 +1,8 @@
 //! The Tuning workspace: a self-play tuning run of the draw and resign policy (`kibitz
 //! tune-policy --log RUN.log`), read in the background and shown as plots over its
 //! generations: each tuned parameter's mean with its lowest and highest member, and the share
-//! of games that ended by agreement, by rule, by resignation, by mate and on time. The best
+//! of games that ended by agreement, by rule, by resignation, by mate and on time (and, when
+//! the run checked them, the agreed draws and resignations that playing on refuted). The best
 //! member of the last generation can become Kibitz's draw and resign settings.
 
 use std::path::PathBuf;
@@ -111,6 +112,9 @@ impl TuningView {
             header.population,
             header.control
         ));
+        if header.check_readings {
+            ui.label("Agreed draws and resignations checked by playing the game on.");
+        }
         if run.log.torn {
             ui.label(RichText::new("Its last line was torn and is left out.").weak());
         }
@@ -183,6 +187,14 @@ impl TuningView {
                     let points: PlotPoints<'static> =
                         run.summaries.iter().map(|s| [x(s), 100.0 * s.endings.share(how)]).collect();
                     plot.line(Line::new(name, points));
+                }
+                if run.log.header.check_readings {
+                    let refuted: PlotPoints<'static> = run
+                        .summaries
+                        .iter()
+                        .map(|s| [x(s), 100.0 * s.endings.refuted as f64 / s.endings.games.max(1) as f64])
+                        .collect();
+                    plot.line(Line::new("misread (played on)", refuted));
                 }
             });
     }
