@@ -153,19 +153,22 @@ fn a_resigner_is_replaced_by_an_offspring() {
 }
 
 #[test]
-fn an_agreed_draw_a_side_then_wins_replaces_that_side_by_an_offspring() {
-    let agreed = || vec![offered(Color::White), accepted(Color::Black)];
+fn an_agreed_draw_a_side_then_wins_replaces_the_offerer_by_an_offspring() {
     let won = |winner| Some(Playout { winner: Some(winner), plies: 31 });
-    // Black accepted a draw in a game Black then wins: Black misread it.
-    let r = replace_checked(Ending::draw(Termination::Agreement), agreed(), 1, won(Seat::Black));
-    assert_eq!(r.rule, RuleApplied::AgreementRefuted);
+    let ending = Ending::draw(Termination::Agreement);
+    // White offered, Black accepted, and either side wins when it is played on: White's
+    // claim that the game was a draw was wrong.
+    for winner in [Seat::White, Seat::Black] {
+        let r = replace_checked(ending, vec![offered(Color::White), accepted(Color::Black)], 1, won(winner));
+        assert_eq!(r.rule, RuleApplied::AgreementRefuted);
+        assert!(is_offspring(&r.white) && r.black.is_none(), "{r:?}");
+    }
+    // Black offered: Black is replaced.
+    let r = replace_checked(ending, vec![offered(Color::Black), accepted(Color::White)], 1, won(Seat::White));
     assert!(r.white.is_none() && is_offspring(&r.black), "{r:?}");
-    // White offered it and then wins: White misread it.
-    let r = replace_checked(Ending::draw(Termination::Agreement), agreed(), 1, won(Seat::White));
-    assert!(is_offspring(&r.white) && r.black.is_none(), "{r:?}");
     // Played on to a draw: the note's rule.
     let drawn = Some(Playout { winner: None, plies: 80 });
-    let r = replace_checked(Ending::draw(Termination::Agreement), agreed(), 1, drawn);
+    let r = replace_checked(ending, vec![offered(Color::White), accepted(Color::Black)], 1, drawn);
     assert_eq!(r.rule, RuleApplied::AgreedDraw);
     assert!(r.white.as_ref().is_some_and(|m| m.origin == Origin::MutatedClone { of: 1 }));
 }

@@ -9,10 +9,12 @@
 //! 2. A rejecter and the game was drawn (by agreement later, or by a rule): each rejecter is
 //!    replaced by an offspring of the two (the same ending as resigning).
 //! 3. An agreed draw: both are replaced by mutated clones of themselves.
-//!    - Kibitz's addition, when the run checks readings ([`super::playout`]): if the game,
-//!      played on, is won by one side, that side misread a won game as a draw (it gave away
-//!      half a point) and is replaced by an offspring of the two, the cost the note gives the
-//!      opposite misreading (declining an offer and drawing). The other is kept.
+//!    - Kibitz's addition, when the run checks readings ([`super::playout`]): an offer
+//!      claims the game is a draw, as declining one claims it is not. If the game, played on,
+//!      is won by either side, the claim was wrong and the side that offered is replaced by
+//!      an offspring of the two: the cost the note gives the opposite wrong claim (declining
+//!      an offer and then drawing). The side that accepted is kept: accepting stays the safer
+//!      answer, as the note wants.
 //! 4. A draw by a rule (repetition, fifty moves, stalemate, dead position, the move limit):
 //!    an offspring replaces one of the two, chosen with probability 1/2.
 //! 5. A resignation: the resigner is replaced by an offspring.
@@ -23,15 +25,19 @@
 //!    winner.
 //!
 //! Why the additions: under the note's rules alone an agreed draw costs nothing (both
-//! members go on, mutated), so a population of identical engines drifts to agreeing at
-//! its first move and stays there (docs/BENCHMARKS.md, "Self-play tuning"); the note's own
-//! aim, that accurate readings of a game are rewarded and inaccurate ones punished, needs
-//! a judge of the reading, and the game played on is the one the rules already trust.
+//! members go on, mutated) while declining an offer that ends in a draw costs the decliner,
+//! so an offer is a free threat and a population of identical engines drifts to offering
+//! and agreeing at its first move (docs/BENCHMARKS.md, "Self-play tuning"). The note's own
+//! aim, that accurate readings of a game are rewarded and inaccurate ones punished, needs a
+//! judge of the readings the game does not test itself, and the game played on is the one
+//! the rules already trust. The offerer, not the side that would have won, pays for a
+//! refuted draw: in a level position the side that would have won is a coin's toss, and
+//! only the offer's timing differs between the two.
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{Finish, Genome, HowEnded, Member, Origin, Seat, Variation};
+use super::{Finish, Genome, HowEnded, Member, Origin, Reply, Seat, Variation};
 
 /// The rule a game's ending fell under.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,7 +51,7 @@ pub enum RuleApplied {
     RejectedAndDrawn,
     /// Rule 3.
     AgreedDraw,
-    /// Rule 3, the agreed draw was won by a side when played on.
+    /// Rule 3, the agreed draw was won by a side when played on: the offerer is replaced.
     AgreementRefuted,
     /// Rule 4.
     DrawByRule,
@@ -133,9 +139,11 @@ impl<R: Rng> Breeder<'_, R> {
             }
             (None, true, HowEnded::Agreement) if finish.playout.is_some_and(|p| p.winner.is_some()) => {
                 out.rule = RuleApplied::AgreementRefuted;
-                if let Some(misreader) = finish.playout.and_then(|p| p.winner) {
+                if let Some(offerer) =
+                    finish.offers.iter().find(|o| o.reply == Reply::Accepted).map(|o| o.side)
+                {
                     let child = self.offspring(white, black);
-                    put(&mut out, misreader, child);
+                    put(&mut out, offerer, child);
                 }
             }
             (None, true, HowEnded::Agreement) => {
