@@ -166,6 +166,17 @@ fn an_agreed_draw_a_side_then_wins_replaces_the_offerer_by_an_offspring() {
     // Black offered: Black is replaced.
     let r = replace_checked(ending, vec![offered(Color::Black), accepted(Color::White)], 1, won(Seat::White));
     assert!(r.white.is_none() && is_offspring(&r.black), "{r:?}");
+    // An earlier decliner is not charged with a draw that did not hold: Black declined,
+    // then offered itself, and White accepted; when played on White wins.
+    let remarks =
+        vec![offered(Color::White), declined(Color::Black), offered(Color::Black), accepted(Color::White)];
+    let r = replace_checked(ending, remarks.clone(), 1, won(Seat::White));
+    assert_eq!(r.rule, RuleApplied::AgreementRefuted);
+    assert!(r.white.is_none() && is_offspring(&r.black), "the second offerer pays: {r:?}");
+    // When the draw holds, the decliner pays as the note says.
+    let r = replace_checked(ending, remarks, 1, Some(Playout { winner: None, plies: 40 }));
+    assert_eq!(r.rule, RuleApplied::RejectedAndDrawn);
+    assert!(r.white.is_none() && is_offspring(&r.black), "{r:?}");
     // Played on to a draw: the note's rule.
     let drawn = Some(Playout { winner: None, plies: 80 });
     let r = replace_checked(ending, vec![offered(Color::White), accepted(Color::Black)], 1, drawn);

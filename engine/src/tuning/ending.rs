@@ -159,10 +159,16 @@ impl Finish {
     }
 
     /// Whether the ending is a reading the tuner checks by playing on: an agreed draw or a
-    /// resignation, with no offer declined (a decliner's game is judged by its real end).
+    /// resignation.
     #[must_use]
     pub fn is_reading(&self) -> bool {
-        matches!(self.how, HowEnded::Agreement | HowEnded::Resignation) && self.rejecters().is_empty()
+        matches!(self.how, HowEnded::Agreement | HowEnded::Resignation)
+    }
+
+    /// The side whose offer was accepted, if any.
+    #[must_use]
+    pub fn accepted_offer(&self) -> Option<Seat> {
+        self.offers.iter().find(|o| o.reply == Reply::Accepted).map(|o| o.side)
     }
 
     /// The sides that declined an offer.

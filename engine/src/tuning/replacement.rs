@@ -3,18 +3,19 @@
 //! game replaces at most its own two players, and the new members are made from them.
 //!
 //! In the order they are tried:
+//! 0. Kibitz's addition, when the run checks readings ([`super::playout`]): an agreed draw
+//!    that a side wins when the game is played on was no draw. An offer claims the game is
+//!    a draw, as declining one claims it is not; the side whose offer was accepted made the
+//!    wrong claim and is replaced by an offspring of the two, the cost the note gives the
+//!    opposite wrong claim (rule 2). The side that accepted is kept: accepting stays the
+//!    safer answer, as the note wants. No other rule applies to the game: in particular an
+//!    earlier decliner is not charged with a draw that did not hold.
 //! 1. A side declined a draw offer (a rejecter) and the game was decided: the loser is
 //!    replaced by a clone of the winner (the rejecter lost: it is replaced; it won: the other
 //!    is), however the loser lost.
 //! 2. A rejecter and the game was drawn (by agreement later, or by a rule): each rejecter is
 //!    replaced by an offspring of the two (the same ending as resigning).
 //! 3. An agreed draw: both are replaced by mutated clones of themselves.
-//!    - Kibitz's addition, when the run checks readings ([`super::playout`]): an offer
-//!      claims the game is a draw, as declining one claims it is not. If the game, played on,
-//!      is won by either side, the claim was wrong and the side that offered is replaced by
-//!      an offspring of the two: the cost the note gives the opposite wrong claim (declining
-//!      an offer and then drawing). The side that accepted is kept: accepting stays the safer
-//!      answer, as the note wants.
 //! 4. A draw by a rule (repetition, fifty moves, stalemate, dead position, the move limit):
 //!    an offspring replaces one of the two, chosen with probability 1/2.
 //! 5. A resignation: the resigner is replaced by an offspring.
@@ -26,18 +27,19 @@
 //!
 //! Why the additions: under the note's rules alone an agreed draw costs nothing (both
 //! members go on, mutated) while declining an offer that ends in a draw costs the decliner,
-//! so an offer is a free threat and a population of identical engines drifts to offering
-//! and agreeing at its first move (docs/BENCHMARKS.md, "Self-play tuning"). The note's own
-//! aim, that accurate readings of a game are rewarded and inaccurate ones punished, needs a
-//! judge of the readings the game does not test itself, and the game played on is the one
-//! the rules already trust. The offerer, not the side that would have won, pays for a
-//! refuted draw: in a level position the side that would have won is a coin's toss, and
-//! only the offer's timing differs between the two.
+//! even when the draw is a later agreement, so an offer is a free threat and a population
+//! of identical engines drifts to offering and agreeing at its first move
+//! (docs/BENCHMARKS.md, "Self-play tuning"). The note's own aim, that accurate readings of a
+//! game are rewarded and inaccurate ones punished, needs a judge of the readings the game
+//! does not test itself, and the game played on is the one the rules already trust. The
+//! offerer, not the side that would have won, pays for a refuted draw: in a level position
+//! the side that would have won is a coin's toss, and only the offer's timing differs
+//! between the two.
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{Finish, Genome, HowEnded, Member, Origin, Reply, Seat, Variation};
+use super::{Finish, Genome, HowEnded, Member, Origin, Seat, Variation};
 
 /// The rule a game's ending fell under.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,6 +121,15 @@ impl<R: Rng> Breeder<'_, R> {
             Seat::White => out.white = Some(m),
             Seat::Black => out.black = Some(m),
         };
+        let refuted = finish.how == HowEnded::Agreement && finish.playout.is_some_and(|p| p.winner.is_some());
+        if refuted {
+            out.rule = RuleApplied::AgreementRefuted;
+            if let Some(offerer) = finish.accepted_offer() {
+                let child = self.offspring(white, black);
+                put(&mut out, offerer, child);
+            }
+            return out;
+        }
         match (finish.winner, rejecters.is_empty(), finish.how) {
             (Some(winner), false, _) => {
                 let loser = winner.other();
@@ -135,15 +146,6 @@ impl<R: Rng> Breeder<'_, R> {
                 for seat in [Seat::White, Seat::Black].into_iter().filter(|s| rejecters.contains(s)) {
                     let child = self.offspring(white, black);
                     put(&mut out, seat, child);
-                }
-            }
-            (None, true, HowEnded::Agreement) if finish.playout.is_some_and(|p| p.winner.is_some()) => {
-                out.rule = RuleApplied::AgreementRefuted;
-                if let Some(offerer) =
-                    finish.offers.iter().find(|o| o.reply == Reply::Accepted).map(|o| o.side)
-                {
-                    let child = self.offspring(white, black);
-                    put(&mut out, offerer, child);
                 }
             }
             (None, true, HowEnded::Agreement) => {
