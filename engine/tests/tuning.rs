@@ -153,7 +153,7 @@ fn a_resigner_is_replaced_by_an_offspring() {
 }
 
 #[test]
-fn an_agreed_draw_a_side_then_wins_replaces_the_offerer_by_an_offspring() {
+fn an_agreed_draw_a_side_then_wins_makes_the_offerer_a_clone_of_the_side_that_accepted() {
     let won = |winner| Some(Playout { winner: Some(winner), plies: 31 });
     let ending = Ending::draw(Termination::Agreement);
     // White offered, Black accepted, and either side wins when it is played on: White's
@@ -161,18 +161,18 @@ fn an_agreed_draw_a_side_then_wins_replaces_the_offerer_by_an_offspring() {
     for winner in [Seat::White, Seat::Black] {
         let r = replace_checked(ending, vec![offered(Color::White), accepted(Color::Black)], 1, won(winner));
         assert_eq!(r.rule, RuleApplied::AgreementRefuted);
-        assert!(is_offspring(&r.white) && r.black.is_none(), "{r:?}");
+        assert!(is_clone_of(&r.white, 2, [300, 60, 40_000]) && r.black.is_none(), "{r:?}");
     }
     // Black offered: Black is replaced.
     let r = replace_checked(ending, vec![offered(Color::Black), accepted(Color::White)], 1, won(Seat::White));
-    assert!(r.white.is_none() && is_offspring(&r.black), "{r:?}");
+    assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]), "{r:?}");
     // An earlier decliner is not charged with a draw that did not hold: Black declined,
     // then offered itself, and White accepted; when played on White wins.
     let remarks =
         vec![offered(Color::White), declined(Color::Black), offered(Color::Black), accepted(Color::White)];
     let r = replace_checked(ending, remarks.clone(), 1, won(Seat::White));
     assert_eq!(r.rule, RuleApplied::AgreementRefuted);
-    assert!(r.white.is_none() && is_offspring(&r.black), "the second offerer pays: {r:?}");
+    assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]), "the second offerer pays: {r:?}");
     // When the draw holds, the decliner pays as the note says.
     let r = replace_checked(ending, remarks, 1, Some(Playout { winner: None, plies: 40 }));
     assert_eq!(r.rule, RuleApplied::RejectedAndDrawn);

@@ -5,11 +5,11 @@
 //! In the order they are tried:
 //! 0. Kibitz's addition, when the run checks readings ([`super::playout`]): an agreed draw
 //!    that a side wins when the game is played on was no draw. An offer claims the game is
-//!    a draw, as declining one claims it is not; the side whose offer was accepted made the
-//!    wrong claim and is replaced by an offspring of the two, the cost the note gives the
-//!    opposite wrong claim (rule 2). The side that accepted is kept: accepting stays the
-//!    safer answer, as the note wants. No other rule applies to the game: in particular an
-//!    earlier decliner is not charged with a draw that did not hold.
+//!    a draw; the side whose offer was accepted staked the game on that claim and lost it:
+//!    it is replaced by a clone of the side that accepted, as a side that is mated is. The
+//!    side that accepted is kept: accepting stays the safer answer, as the note wants. No
+//!    other rule applies to the game: in particular an earlier decliner is not charged with
+//!    a draw that did not hold.
 //! 1. A side declined a draw offer (a rejecter) and the game was decided: the loser is
 //!    replaced by a clone of the winner (the rejecter lost: it is replaced; it won: the other
 //!    is), however the loser lost.
@@ -34,7 +34,9 @@
 //! does not test itself, and the game played on is the one the rules already trust. The
 //! offerer, not the side that would have won, pays for a refuted draw: in a level position
 //! the side that would have won is a coin's toss, and only the offer's timing differs
-//! between the two.
+//! between the two. It pays a whole loss, not an offspring: with an offspring an early
+//! offer cost the offerer less than playing the game out risks, and a population still
+//! drifted to offering at its first move (docs/BENCHMARKS.md).
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -53,7 +55,7 @@ pub enum RuleApplied {
     RejectedAndDrawn,
     /// Rule 3.
     AgreedDraw,
-    /// Rule 3, the agreed draw was won by a side when played on: the offerer is replaced.
+    /// Rule 0, the agreed draw was won by a side when played on: the offerer is replaced.
     AgreementRefuted,
     /// Rule 4.
     DrawByRule,
@@ -125,8 +127,8 @@ impl<R: Rng> Breeder<'_, R> {
         if refuted {
             out.rule = RuleApplied::AgreementRefuted;
             if let Some(offerer) = finish.accepted_offer() {
-                let child = self.offspring(white, black);
-                put(&mut out, offerer, child);
+                let clone = self.clone_of(player(offerer.other()));
+                put(&mut out, offerer, clone);
             }
             return out;
         }
