@@ -13,7 +13,7 @@ use egui_kittest::kittest::Queryable;
 use kibitz_app::{Paths, Settings};
 use kibitz_engine::tuning::TuningLog;
 
-/// Three generations of four members, one ply deep (a few seconds).
+/// Three generations of four members, one ply deep, readings checked (a few seconds).
 fn tuning_run(root: &Path) {
     let openings = format!("{}/../data/epd/wac.epd", env!("CARGO_MANIFEST_DIR"));
     let log = root.join("run.log").to_string_lossy().into_owned();
@@ -36,6 +36,7 @@ fn tuning_run(root: &Path) {
         &log,
         "--out",
         &best,
+        "--check-readings",
     ]
     .map(String::from)
     .to_vec();
@@ -56,7 +57,7 @@ fn a_tuning_run_opens_as_plots_and_its_best_member_becomes_the_policy() {
     h.run_steps(10);
     h.get_by_label("Open tuning log…").click();
     wait_for_text(&mut h, "3 generations of 4 members");
-    assert!(log.header.check_readings, "a new run checks readings");
+    assert!(log.header.check_readings, "the run checked readings");
     assert!(h.query_by_label("Agreed draws and resignations checked by playing the game on.").is_some());
     // The side panel grew with the run: let it settle before clicking in it.
     h.run_steps(10);

@@ -247,6 +247,8 @@ fn a_short_run_resumes_from_its_log_with_the_right_generations_and_a_torn_line_i
     .concat();
     assert_eq!(kibitz(&args), ExitCode::SUCCESS);
     let first = TuningLog::read(&log).expect("a log");
+    assert!(!first.header.check_readings, "the note's rules alone unless asked");
+    assert!(first.generations.iter().flat_map(|g| &g.games).all(|g| g.finish.playout.is_none()));
     assert_eq!(first.generations.iter().map(|g| g.generation).collect::<Vec<_>>(), [1, 2]);
     assert!(!first.torn);
     for g in &first.generations {

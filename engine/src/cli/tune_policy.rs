@@ -69,10 +69,11 @@ pub struct TunePolicyArgs {
     /// A game still going after this many plies is drawn.
     #[arg(long, value_name = "PLIES", default_value_t = 400, conflicts_with = "resume")]
     max_plies: usize,
-    /// Takes agreed draws and resignations at their word, as the design note's rules do,
-    /// instead of checking each by playing the game on (see `kibitz_engine::tuning`).
+    /// Checks every agreed draw and resignation by playing the game on, and charges the
+    /// side whose reading it refutes (Kibitz's addition to the design note's rules; see
+    /// `kibitz_engine::tuning::replacement`).
     #[arg(long, conflicts_with = "resume")]
-    trust_readings: bool,
+    check_readings: bool,
     /// Appends every game to this PGN file.
     #[arg(long, value_name = "FILE.pgn")]
     pgn: Option<PathBuf>,
@@ -139,7 +140,7 @@ impl TunePolicyArgs {
             control,
             openings: self.openings.clone(),
             max_plies: self.max_plies,
-            check_readings: !self.trust_readings,
+            check_readings: self.check_readings,
         }))
     }
 
