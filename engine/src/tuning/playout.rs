@@ -1,6 +1,5 @@
 //! Checking a reading by playing on: when a run checks readings, every agreed draw and
-//! every resignation of a generation (with no offer declined) is played on from the
-//! position where it ended, by the built-in engine on both sides at the run's time control,
+//! every resignation of a generation is played on from the position where it ended, by the built-in engine on both sides at the run's time control,
 //! neither side offering, answering or resigning (no policy), until the rules or the move
 //! limit end it. How that game ends is the judge of the reading ([`super::replacement`]
 //! says what it changes): a draw agreed in a game one side then wins was a misreading, and
