@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{SearchLimits, Strength};
+use crate::{EngineOption, OptionKind, SearchLimits, Strength};
 
 /// One calibrated level: the model's setting and the rating it measured.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -45,6 +45,17 @@ pub const FULL_ELO: u32 = 2050;
 
 /// How long full strength thinks per move in a game without a clock.
 pub const UNTIMED_MOVE_TIME: Duration = Duration::from_secs(3);
+
+/// The options that set a level, as every protocol declares them: `UCI_LimitStrength` and
+/// `UCI_Elo` over [`ELO_RANGE`] (the built-in player's, UCI's and xboard's option lists).
+#[must_use]
+pub fn strength_options() -> [EngineOption; 2] {
+    let (low, high) = (i64::from(ELO_RANGE.0), i64::from(ELO_RANGE.1));
+    [
+        EngineOption { name: "UCI_LimitStrength".into(), kind: OptionKind::Check { default: false } },
+        EngineOption { name: "UCI_Elo".into(), kind: OptionKind::Spin { default: low, min: low, max: high } },
+    ]
+}
 
 /// A playing strength: a rating, or full strength.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -75,7 +75,7 @@ pub use judgement::{Judgement, win_chance};
 pub use learning::{
     Learned, LearnedData, LearnedPart, LearnedSummary, Learning, LearningFiles, LearningSettings, SetAside,
 };
-pub use level::{CALIBRATION, Calibration, ELO_RANGE, FULL_ELO, Level, UNTIMED_MOVE_TIME};
+pub use level::{CALIBRATION, Calibration, ELO_RANGE, FULL_ELO, Level, UNTIMED_MOVE_TIME, strength_options};
 pub use limits::SearchLimits;
 pub use perft::{divide, perft};
 pub use pgn::{

@@ -18,7 +18,7 @@ pub use parse::{UciCommand, UciOption, parse_line};
 use crate::file_options::{load_policy, load_positions, load_postbook, open_book, set_tablebases};
 use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
-use crate::{Command, ELO_RANGE, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo};
+use crate::{Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo, strength_options};
 use crate::{LearnedData, NotUtf8, stdin_lines};
 use manners::Manners;
 use parse::{MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
@@ -110,11 +110,9 @@ fn option_lines() -> Vec<String> {
             "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
             MOVE_OVERHEAD.as_millis()
         ),
-        "option name UCI_LimitStrength type check default false".to_owned(),
-        format!(
-            "option name UCI_Elo type spin default {} min {} max {}",
-            ELO_RANGE.0, ELO_RANGE.0, ELO_RANGE.1
-        ),
+    ];
+    lines.extend(strength_options().iter().map(option_line));
+    lines.extend([
         "option name SyzygyPath type string default <empty>".to_owned(),
         "option name OwnBook type check default false".to_owned(),
         "option name BookFile type string default <empty>".to_owned(),
@@ -123,7 +121,7 @@ fn option_lines() -> Vec<String> {
         "option name PostBookFile type string default <empty>".to_owned(),
         "option name UsePostBook type check default true".to_owned(),
         "option name PolicyFile type string default <empty>".to_owned(),
-    ];
+    ]);
     lines.extend(PolicySettings::options().iter().map(option_line));
     lines
 }

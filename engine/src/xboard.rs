@@ -51,13 +51,6 @@ const OPTION_FEATURES: [&str; 7] = [
     "option=\"PolicyFile -file \"",
 ];
 
-/// The features of `UCI_LimitStrength` and `UCI_Elo`, the levels (see [`crate::Level`]),
-/// offered over xboard under their UCI names.
-fn strength_features() -> String {
-    let (low, high) = crate::ELO_RANGE;
-    format!("option=\"UCI_LimitStrength -check 0\" option=\"UCI_Elo -spin {low} {low} {high}\"")
-}
-
 /// The `feature` announcing `option`: `option="NAME -spin DEFAULT MIN MAX"`, `-check 1`,
 /// `-combo *Terra /// DeadBand` (the default starred).
 fn option_feature(option: &EngineOption) -> String {
@@ -416,8 +409,8 @@ impl Session {
         }
     }
 
-    /// Applies an option announced in [`OPTION_FEATURES`] or [`strength_features`] or a draw
-    /// and resign setting;
+    /// Applies an option announced in [`OPTION_FEATURES`] or [`crate::strength_options`] (the
+    /// levels, under their UCI names) or a draw and resign setting;
     /// reports what was loaded as a comment and problems as `tellusererror`.
     fn set_option(&mut self, name: &str, value: &str) {
         let check = || value == "1" || value.eq_ignore_ascii_case("true");
@@ -518,10 +511,11 @@ impl Session {
             XboardCommand::Xboard | XboardCommand::Ignore => {}
             XboardCommand::Protover(_) => {
                 let policy: Vec<String> = PolicySettings::options().iter().map(option_feature).collect();
+                let strength: Vec<String> = crate::strength_options().iter().map(option_feature).collect();
                 say(&format!(
                     "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 smp=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 egt=\"syzygy\" {} {} {} done=1",
                     OPTION_FEATURES.join(" "),
-                    strength_features(),
+                    strength.join(" "),
                     policy.join(" ")
                 ));
             }

@@ -6,12 +6,13 @@ use crate::file_options::set_tablebases;
 use crate::search::max_threads;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use crate::{
-    Command, ELO_RANGE, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option,
+    Command, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option,
+    strength_options,
 };
 
 /// The options the built-in engine takes through [`Command::SetOption`].
 fn builtin_options() -> Vec<EngineOption> {
-    vec![
+    let mut options = vec![
         EngineOption {
             name: "Hash".into(),
             kind: OptionKind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: MAX_HASH_MB as i64 },
@@ -22,16 +23,9 @@ fn builtin_options() -> Vec<EngineOption> {
             kind: OptionKind::Spin { default: 1, min: 1, max: i64::try_from(max_threads()).unwrap_or(1) },
         },
         EngineOption { name: "SyzygyPath".into(), kind: OptionKind::Path { default: String::new() } },
-        EngineOption { name: "UCI_LimitStrength".into(), kind: OptionKind::Check { default: false } },
-        EngineOption {
-            name: "UCI_Elo".into(),
-            kind: OptionKind::Spin {
-                default: i64::from(ELO_RANGE.0),
-                min: i64::from(ELO_RANGE.0),
-                max: i64::from(ELO_RANGE.1),
-            },
-        },
-    ]
+    ];
+    options.extend(strength_options());
+    options
 }
 
 impl Player for EngineHandle {
