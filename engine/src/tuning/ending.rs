@@ -29,6 +29,15 @@ impl From<Color> for Seat {
 }
 
 impl Seat {
+    /// The winner of a game that ended as `outcome`; `None` for a draw.
+    #[must_use]
+    pub fn winner(outcome: KnownOutcome) -> Option<Seat> {
+        match outcome {
+            KnownOutcome::Decisive { winner } => Some(winner.into()),
+            KnownOutcome::Draw => None,
+        }
+    }
+
     /// The other side.
     #[must_use]
     pub fn other(self) -> Seat {
@@ -151,10 +160,7 @@ impl Finish {
                 _ => {}
             }
         }
-        let winner = match ending.outcome {
-            KnownOutcome::Decisive { winner } => Some(winner.into()),
-            KnownOutcome::Draw => None,
-        };
+        let winner = Seat::winner(ending.outcome);
         Finish { winner, how: HowEnded::of(ending), offers, resigned, plies, playout: None }
     }
 

@@ -11,21 +11,10 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::run::Quiet;
 use super::{Playout, Seat, Tuner};
 use crate::GameRecord;
-use crate::matches::{
-    EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, Opening, OpeningSource, Order,
-    Standings, Watcher, move_limit, play_fixtures,
-};
-
-/// Says nothing and never stops the games.
-pub(super) struct Quiet;
-
-impl Watcher for Quiet {
-    fn finished(&mut self, _game: &FinishedGame, _standings: &Standings) -> Flow {
-        Flow::Continue
-    }
-}
+use crate::matches::{EngineSpec, Fixture, MatchError, Opening, OpeningSource, Order, play_fixtures};
 
 /// The game as played, without its result: where playing on starts.
 fn position_reached(record: &GameRecord) -> GameRecord {
@@ -58,11 +47,8 @@ impl Tuner {
             .iter()
             .map(|name| EngineSpec::builtin(name, self.control.clone()))
             .collect();
-        let mut setup = MatchSetup::new(engines, Format::RoundRobin);
-        setup.openings = OpeningSource::suite(openings, Order::Sequential, 0);
-        setup.concurrency = self.concurrency;
-        setup.adjudication = move_limit(self.header.max_plies);
-        setup.event = "Kibitz policy tuning, playing on".to_owned();
+        let openings = OpeningSource::suite(openings, Order::Sequential, 0);
+        let setup = self.hall(engines, openings, "Kibitz policy tuning, playing on");
         let fixtures: Vec<Fixture> = (0..games.len())
             .map(|k| Fixture {
                 number: k + 1,
@@ -82,11 +68,8 @@ impl Tuner {
             .map(|(fixture, start)| {
                 let played = report.games.iter().find(|g| g.fixture.number == fixture.number)?;
                 played.termination?;
-                let winner = match played.outcome {
-                    shakmaty::KnownOutcome::Decisive { winner } => Some(Seat::from(winner)),
-                    shakmaty::KnownOutcome::Draw => None,
-                };
-                Some(Playout { winner, plies: played.record.len().saturating_sub(start.len()) })
+                let plies = played.record.len().saturating_sub(start.len());
+                Some(Playout { winner: Seat::winner(played.outcome), plies })
             })
             .collect())
     }

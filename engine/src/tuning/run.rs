@@ -10,11 +10,10 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::log::{GenerationRecord, LogWriter, RunHeader, TunedGame, TuningLog, TuningLogError};
-use super::playout::Quiet;
 use super::{Breeder, Finish, Genome, GenomeError, Member, Origin, pair};
 use crate::matches::{
-    EngineSpec, Fixture, MatchError, MatchSetup, OpeningSource, OpeningsError, Order, move_limit,
-    play_fixtures, read_suite,
+    EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, OpeningSource, OpeningsError,
+    Order, Standings, Watcher, move_limit, play_fixtures, read_suite,
 };
 use crate::{Ending, TimeControl, TimeControlError};
 
@@ -69,6 +68,15 @@ pub struct Tuner {
     pub pgn: Option<PathBuf>,
 }
 
+/// Says nothing and never stops the games.
+pub(super) struct Quiet;
+
+impl Watcher for Quiet {
+    fn finished(&mut self, _game: &FinishedGame, _standings: &Standings) -> Flow {
+        Flow::Continue
+    }
+}
+
 impl Tuner {
     /// Readies the run `header` describes.
     ///
@@ -116,6 +124,17 @@ impl Tuner {
         (members, self.header.population as u64)
     }
 
+    /// The hall a run's games are played in: `engines` from `openings`, the run's games at
+    /// once and its move limit, under the PGN event `event`.
+    pub(super) fn hall(&self, engines: Vec<EngineSpec>, openings: OpeningSource, event: &str) -> MatchSetup {
+        let mut setup = MatchSetup::new(engines, Format::RoundRobin);
+        setup.openings = openings;
+        setup.concurrency = self.concurrency;
+        setup.adjudication = move_limit(self.header.max_plies);
+        setup.event = event.to_owned();
+        setup
+    }
+
     /// Plays generation `generation` of `population` and applies the replacement rules;
     /// new members are numbered from `next_id`.
     ///
@@ -137,11 +156,7 @@ impl Tuner {
                 ..EngineSpec::builtin(&format!("member {}", m.id), self.control.clone())
             })
             .collect();
-        let mut setup = MatchSetup::new(engines, crate::matches::Format::RoundRobin);
-        setup.openings = self.openings.clone();
-        setup.concurrency = self.concurrency;
-        setup.adjudication = move_limit(self.header.max_plies);
-        setup.event = "Kibitz policy tuning".to_owned();
+        let mut setup = self.hall(engines, self.openings.clone(), "Kibitz policy tuning");
         setup.pgn_out.clone_from(&self.pgn);
         setup.resume = true;
         let first_opening = (generation as usize).saturating_sub(1) * pairs.len();
@@ -177,11 +192,11 @@ impl Tuner {
             played.push((fixture, Finish::read(ending, &game.remarks, game.moves.len()), &game.record));
         }
         if self.header.check_readings {
-            let readings: Vec<usize> = (0..played.len()).filter(|&i| played[i].1.is_reading()).collect();
-            let records: Vec<&crate::GameRecord> = readings.iter().map(|&i| played[i].2).collect();
-            let playouts = self.play_on(&records, cancel)?;
-            for (&i, playout) in readings.iter().zip(playouts) {
-                played[i].1.playout = playout;
+            let mut readings: Vec<_> =
+                played.iter_mut().filter(|(_, finish, _)| finish.is_reading()).collect();
+            let records: Vec<&crate::GameRecord> = readings.iter().map(|(_, _, record)| *record).collect();
+            for ((_, finish, _), playout) in readings.iter_mut().zip(self.play_on(&records, cancel)?) {
+                finish.playout = playout;
             }
         }
         let mut next = population.to_vec();
