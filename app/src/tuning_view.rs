@@ -113,7 +113,12 @@ impl TuningView {
             header.control
         ));
         if header.check_readings {
-            ui.label("Agreed draws and resignations checked by playing the game on.");
+            ui.label(match &header.judge {
+                Some(judge) => {
+                    format!("Agreed draws and resignations checked by playing the game on: {judge}.")
+                }
+                None => "Agreed draws and resignations checked by playing the game on.".to_owned(),
+            });
         }
         if run.log.torn {
             ui.label(RichText::new("Its last line was torn and is left out.").weak());

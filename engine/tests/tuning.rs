@@ -173,8 +173,14 @@ fn an_agreed_draw_a_side_then_wins_makes_the_offerer_a_clone_of_the_side_that_ac
     let r = replace_checked(ending, remarks.clone(), 1, won(Seat::White));
     assert_eq!(r.rule, RuleApplied::AgreementRefuted);
     assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]), "the second offerer pays: {r:?}");
-    // When the draw holds, the decliner pays as the note says.
-    let r = replace_checked(ending, remarks, 1, Some(Playout { winner: None, plies: 40 }));
+    // When the draw holds it was a right reading: the earlier decliner is not charged with
+    // it (the note's rule 2 would replace Black by an offspring), both go on as mutated
+    // clones.
+    let r = replace_checked(ending, remarks.clone(), 1, Some(Playout { winner: None, plies: 40 }));
+    assert_eq!(r.rule, RuleApplied::AgreedDraw);
+    assert!(r.black.as_ref().is_some_and(|m| m.origin == Origin::MutatedClone { of: 2 }), "{r:?}");
+    // Unchecked, or when playing on failed, the note's rule 2 stands.
+    let r = replace_checked(ending, remarks, 1, None);
     assert_eq!(r.rule, RuleApplied::RejectedAndDrawn);
     assert!(r.white.is_none() && is_offspring(&r.black), "{r:?}");
     // Played on to a draw: the note's rule.
@@ -300,6 +306,11 @@ fn a_short_run_resumes_from_its_log_with_the_right_generations_and_a_torn_line_i
 
 /// A tuner of the dead band at depth 2 from WAC's positions (won for the side to move).
 fn tuner(check_readings: bool) -> Tuner {
+    judged_tuner(check_readings, None)
+}
+
+/// [`tuner`], the readings played on by `judge` (engine words).
+fn judged_tuner(check_readings: bool, judge: Option<&str>) -> Tuner {
     let openings = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/epd/wac.epd");
     let header = RunHeader {
         version: LOG_VERSION,
@@ -312,6 +323,7 @@ fn tuner(check_readings: bool) -> Tuner {
         openings: Some(openings),
         max_plies: 120,
         check_readings,
+        judge: judge.map(str::to_owned),
     };
     Tuner::new(header, 2, None).expect("a tuner")
 }
@@ -348,4 +360,66 @@ fn agreed_draws_and_resignations_are_played_on_and_judged_by_how_that_game_ends(
         let trusted = tuner(false).play_generation(1, &population, 4, &cancel).expect("a generation");
         assert!(trusted.games.iter().all(|g| g.finish.playout.is_none()));
     }
+}
+
+#[test]
+fn the_judge_named_on_the_command_line_plays_the_readings_on() {
+    let stockfish = std::path::Path::new("/usr/games/stockfish");
+    if !stockfish.exists() {
+        eprintln!("skipped: /usr/games/stockfish is not installed (CI installs it)");
+        return;
+    }
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    // Members that agree to anything at once, from WAC's positions (won for the side to move).
+    let population: Vec<Member> = (0..4).map(|id| member(id, [1000, 0, 100_000])).collect();
+    let judge = "name=Stockfish cmd=/usr/games/stockfish proto=uci option.Hash=16 depth=8";
+    let record =
+        judged_tuner(true, Some(judge)).play_generation(1, &population, 4, &cancel).expect("a generation");
+    let agreed: Vec<_> = record.games.iter().filter(|g| g.finish.how == HowEnded::Agreement).collect();
+    assert!(!agreed.is_empty(), "{:?}", record.games);
+    assert!(agreed.iter().all(|g| g.finish.playout.is_some_and(|p| p.plies > 0)), "{agreed:?}");
+    assert!(
+        agreed.iter().any(|g| g.rule == RuleApplied::AgreementRefuted),
+        "Stockfish wins some: {agreed:?}"
+    );
+
+    // A judge that plays an illegal move judges nothing: the readings are taken at their word.
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/illegal-move");
+    let cheat = format!("name=Cheater cmd={} proto=uci depth=4", script.display());
+    let record =
+        judged_tuner(true, Some(&cheat)).play_generation(1, &population, 4, &cancel).expect("a generation");
+    let agreed: Vec<_> = record.games.iter().filter(|g| g.finish.how == HowEnded::Agreement).collect();
+    assert!(!agreed.is_empty());
+    assert!(
+        agreed.iter().all(|g| g.finish.playout.is_none() && g.rule == RuleApplied::AgreedDraw),
+        "{agreed:?}"
+    );
+
+    // A judge that cannot be started stops the run with a message.
+    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/README.md");
+    let none = format!("cmd={} proto=uci depth=4", readme.display());
+    let err =
+        judged_tuner(true, Some(&none)).play_generation(1, &population, 4, &cancel).expect_err("no judge");
+    assert!(err.to_string().contains("README playing on 1 could not be started"), "{err}");
+}
+
+#[test]
+fn judge_words_are_checked_before_a_log_is_written() {
+    let dir = Scratch::new("judge");
+    let (log, best) = (dir.0.join("run.log"), dir.0.join("best.json"));
+    let path = |p: &PathBuf| p.to_string_lossy().into_owned();
+    let run = |judge: &str| {
+        let mut args = words("tune-policy --population 2 --generations 1 --max-plies 20 --tc");
+        args.extend(["sd 1".to_owned(), "--log".to_owned(), path(&log), "--out".to_owned(), path(&best)]);
+        args.extend(["--judge".to_owned(), judge.to_owned()]);
+        kibitz(&args)
+    };
+    assert_eq!(run("cmd=builtin colour=blue"), ExitCode::FAILURE, "an unknown key");
+    assert_eq!(run("name=NoProgram depth=3"), ExitCode::FAILURE, "no cmd=");
+    assert!(!log.exists(), "no log was written for a run that cannot start");
+    // A judge is a check of the readings, its words kept in the log.
+    assert_eq!(run("name=Deep cmd=builtin depth=3"), ExitCode::SUCCESS);
+    let header = TuningLog::read(&log).expect("a log").header;
+    assert!(header.check_readings);
+    assert_eq!(header.judge.as_deref(), Some("name=Deep cmd=builtin depth=3"));
 }

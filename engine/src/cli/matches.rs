@@ -16,13 +16,12 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::engine_words::engine_spec;
 use super::match_printer::Printer;
 use crate::SyzygyTables;
 use crate::conductor::{Adjudicator, MoveLimit};
 use crate::matches::{
-    Format, KnockoutPlan, MatchError, MatchSetup, OpeningSource, Order, Tally, read_suite, run_knockout,
-    unique_names,
+    Format, KnockoutPlan, MatchError, MatchSetup, OpeningSource, Order, Tally, engine_spec, read_suite,
+    run_knockout, unique_names,
 };
 use crate::runner::Patience;
 use crate::tournament::{AdjudicationError, AdjudicationRules, Sprt, SprtModel, WinDrawLoss};

@@ -12,7 +12,6 @@ use clap::{Parser, Subcommand};
 mod annotate;
 mod book;
 mod book_edit;
-mod engine_words;
 mod levels;
 mod match_printer;
 mod matches;

@@ -74,6 +74,12 @@ pub struct TunePolicyArgs {
     /// `kibitz_engine::tuning::replacement`).
     #[arg(long, conflicts_with = "resume")]
     check_readings: bool,
+    /// Checks the readings (as --check-readings) with this engine playing on, in `kibitz
+    /// match --engine` words (`"cmd=/usr/games/stockfish proto=uci depth=10"`), at its own
+    /// limits or else the run's control. Without it the built-in engine plays on at the run's
+    /// control.
+    #[arg(long, value_name = "WORDS", conflicts_with = "resume")]
+    judge: Option<String>,
     /// Appends every game to this PGN file.
     #[arg(long, value_name = "FILE.pgn")]
     pgn: Option<PathBuf>,
@@ -140,7 +146,8 @@ impl TunePolicyArgs {
             control,
             openings: self.openings.clone(),
             max_plies: self.max_plies,
-            check_readings: self.check_readings,
+            check_readings: self.check_readings || self.judge.is_some(),
+            judge: self.judge.clone(),
         }))
     }
 
@@ -157,29 +164,33 @@ impl TunePolicyArgs {
     }
 
     fn tune(&self) -> Result<(), String> {
-        let (header, log, writer) = match (self.header()?, &self.resume) {
-            (Some(header), _) => {
-                let path = self.log.as_deref().ok_or("--log is needed")?;
-                let writer =
-                    LogWriter::create(path, &header).map_err(|e| format!("{}: {e}", path.display()))?;
-                (header, None, writer)
-            }
+        let (header, log) = match (self.header()?, &self.resume) {
+            (Some(header), _) => (header, None),
             (None, Some(path)) => {
                 let log = TuningLog::read(path).map_err(|e| e.to_string())?;
-                let writer = LogWriter::resume(path, &log).map_err(|e| format!("{}: {e}", path.display()))?;
+                (log.header.clone(), Some(log))
+            }
+            (None, None) => return Err("give --population, --tc and --log, or --resume".into()),
+        };
+        // The settings are checked before a log is written.
+        let tuner =
+            Tuner::new(header, self.concurrency.clamp(1, 16), self.pgn.clone()).map_err(|e| e.to_string())?;
+        let mut writer = match (&log, &self.resume) {
+            (Some(log), Some(path)) => {
+                let writer = LogWriter::resume(path, log).map_err(|e| format!("{}: {e}", path.display()))?;
                 if log.torn {
                     eprintln!(
                         "kibitz tune-policy: an unfinished last line of {} was cut off",
                         path.display()
                     );
                 }
-                (log.header.clone(), Some(log), writer)
+                writer
             }
-            (None, None) => return Err("give --population, --tc and --log, or --resume".into()),
+            _ => {
+                let path = self.log.as_deref().ok_or("--log is needed")?;
+                LogWriter::create(path, &tuner.header).map_err(|e| format!("{}: {e}", path.display()))?
+            }
         };
-        let mut writer = writer;
-        let tuner =
-            Tuner::new(header, self.concurrency.clamp(1, 16), self.pgn.clone()).map_err(|e| e.to_string())?;
         let mut last = log.as_ref().and_then(|l| l.summaries().pop());
         if let Some(s) = &last {
             println!("resuming after {s}");

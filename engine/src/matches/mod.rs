@@ -17,6 +17,7 @@
 mod board;
 mod comment;
 mod engine;
+mod engine_words;
 mod hall;
 mod knockout;
 mod live;
@@ -44,6 +45,7 @@ use crate::{GameRecord, PlayerFailure, Termination};
 
 pub use comment::MoveComment;
 pub use engine::{EngineSpec, Program, unique_names};
+pub use engine_words::{SpecError, engine_spec};
 pub use knockout::{Duel, KnockoutPlan, KnockoutReport, run_knockout, tiebreak_control};
 pub use live::{LiveEvent, LiveFeed, LiveMove};
 pub use openings::{Opening, OpeningSource, OpeningsError, Order, read_suite};

@@ -46,6 +46,11 @@ pub struct RunHeader {
     /// ([`super::playout`]); false in the logs of runs from before the check.
     #[serde(default)]
     pub check_readings: bool,
+    /// Who plays the readings on: an engine as `kibitz match --engine` words (a program at
+    /// a fixed depth, say); `None`, and in older logs: the built-in engine at the run's
+    /// time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<String>,
 }
 
 /// One game of a generation.
@@ -278,6 +283,7 @@ mod tests {
             openings: None,
             max_plies: 100,
             check_readings: true,
+            judge: None,
         }
     }
 

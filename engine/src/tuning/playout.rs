@@ -1,7 +1,8 @@
 //! Checking a reading by playing on: when a run checks readings, every agreed draw and
-//! every resignation of a generation is played on from the position where it ended, by the built-in engine on both sides at the run's time control,
-//! neither side offering, answering or resigning (no policy), until the rules or the move
-//! limit end it. How that game ends is the judge of the reading ([`super::replacement`]
+//! every resignation of a generation is played on from the position where it ended by the
+//! run's judge on both sides (the built-in engine at the run's time control, or the engine
+//! `--judge` names, at its own limits), neither side offering, answering or resigning (no
+//! policy), until the rules or the move limit end it. How that game ends is the judge of the reading ([`super::replacement`]
 //! says what it changes): a draw agreed in a game one side then wins was a misreading, and
 //! so was a resignation of a game the resigner does not then lose.
 //!
@@ -13,8 +14,8 @@ use std::sync::atomic::AtomicBool;
 
 use super::run::Quiet;
 use super::{Playout, Seat, Tuner};
-use crate::GameRecord;
 use crate::matches::{EngineSpec, Fixture, MatchError, Opening, OpeningSource, Order, play_fixtures};
+use crate::{GameRecord, Termination};
 
 /// The game as played, without its result: where playing on starts.
 fn position_reached(record: &GameRecord) -> GameRecord {
@@ -29,7 +30,7 @@ fn position_reached(record: &GameRecord) -> GameRecord {
 
 impl Tuner {
     /// Plays each of `games` on from where it ended; one [`Playout`] per game, in order
-    /// (`None` for a game the run was cancelled before or whose playing on failed).
+    /// (`None` for a game the run was cancelled before or whose judge failed).
     ///
     /// # Errors
     /// [`MatchError`] when the engines cannot be started.
@@ -43,9 +44,9 @@ impl Tuner {
         }
         let openings =
             games.iter().map(|g| Opening { name: None, game: position_reached(g) }).collect::<Vec<_>>();
-        let engines = ["playing on 1", "playing on 2"]
+        let engines = [1, 2]
             .iter()
-            .map(|name| EngineSpec::builtin(name, self.control.clone()))
+            .map(|k| EngineSpec { name: format!("{} playing on {k}", self.judge.name), ..self.judge.clone() })
             .collect();
         let openings = OpeningSource::suite(openings, Order::Sequential, 0);
         let setup = self.hall(engines, openings, "Kibitz policy tuning, playing on");
@@ -67,7 +68,10 @@ impl Tuner {
             .zip(games)
             .map(|(fixture, start)| {
                 let played = report.games.iter().find(|g| g.fixture.number == fixture.number)?;
-                played.termination?;
+                // A judge that crashed, stalled, broke the rules or lost on time says
+                // nothing of the reading.
+                let failed = [Termination::Abandoned, Termination::RulesInfraction, Termination::TimeForfeit];
+                played.termination.filter(|t| !failed.contains(t))?;
                 let plies = played.record.len().saturating_sub(start.len());
                 Some(Playout { winner: Seat::winner(played.outcome), plies })
             })

@@ -15,6 +15,11 @@
 //!    is), however the loser lost.
 //! 2. A rejecter and the game was drawn (by agreement later, or by a rule): each rejecter is
 //!    replaced by an offspring of the two (the same ending as resigning).
+//!    - Kibitz's change, when the run checks readings: a later agreement that playing on
+//!      confirms is rule 3's, whoever declined before. The agreement was a right reading,
+//!      and charging the decliner for it makes every early offer a threat: declining it
+//!      costs an offspring if the game is ever agreed, so a population learns to offer and
+//!      accept at once (docs/BENCHMARKS.md, "Checking readings by playing on").
 //! 3. An agreed draw: both are replaced by mutated clones of themselves.
 //! 4. A draw by a rule (repetition, fifty moves, stalemate, dead position, the move limit):
 //!    an offspring replaces one of the two, chosen with probability 1/2.
@@ -118,7 +123,8 @@ impl<R: Rng> Breeder<'_, R> {
     pub fn replace(&mut self, finish: &Finish, white: &Member, black: &Member) -> Replacement {
         let player = |seat: Seat| if seat == Seat::White { white } else { black };
         let mut out = Replacement { rule: RuleApplied::Lost, white: None, black: None };
-        let rejecters = finish.rejecters();
+        let confirmed = finish.how == HowEnded::Agreement && finish.playout.is_some();
+        let rejecters = if confirmed { Vec::new() } else { finish.rejecters() };
         let put = |out: &mut Replacement, seat: Seat, m: Member| match seat {
             Seat::White => out.white = Some(m),
             Seat::Black => out.black = Some(m),

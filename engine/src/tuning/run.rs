@@ -13,7 +13,7 @@ use super::log::{GenerationRecord, LogWriter, RunHeader, TunedGame, TuningLog, T
 use super::{Breeder, Finish, Genome, GenomeError, Member, Origin, pair};
 use crate::matches::{
     EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, OpeningSource, OpeningsError,
-    Order, Standings, Watcher, move_limit, play_fixtures, read_suite,
+    Order, SpecError, Standings, Watcher, engine_spec, move_limit, play_fixtures, read_suite,
 };
 use crate::{Ending, TimeControl, TimeControlError};
 
@@ -29,6 +29,8 @@ pub enum TuningError {
     Openings(OpeningsError),
     /// The header's genome is not valid.
     Genome(GenomeError),
+    /// The judge's words do not describe an engine.
+    Judge(SpecError),
     /// The games could not be played.
     Match(MatchError),
     /// The log cannot be read.
@@ -43,6 +45,7 @@ impl fmt::Display for TuningError {
             TuningError::Control(e) => write!(f, "the time control: {e}"),
             TuningError::Openings(e) => write!(f, "the openings: {e}"),
             TuningError::Genome(e) => write!(f, "{e}"),
+            TuningError::Judge(e) => write!(f, "the judge: {e}"),
             TuningError::Match(e) => write!(f, "{e}"),
             TuningError::Log(e) => write!(f, "{e}"),
             TuningError::Write(e) => write!(f, "the log: {e}"),
@@ -66,6 +69,8 @@ pub struct Tuner {
     pub concurrency: usize,
     /// A PGN file every game is appended to, if any.
     pub pgn: Option<PathBuf>,
+    /// Who plays the readings on when the run checks them ([`RunHeader::judge`]).
+    pub judge: EngineSpec,
 }
 
 /// Says nothing and never stops the games.
@@ -81,7 +86,7 @@ impl Tuner {
     /// Readies the run `header` describes.
     ///
     /// # Errors
-    /// [`TuningError`] for a time control, genome or openings file that is not valid.
+    /// [`TuningError`] for a time control, genome, openings file or judge that is not valid.
     pub fn new(header: RunHeader, concurrency: usize, pgn: Option<PathBuf>) -> Result<Tuner, TuningError> {
         let control = TimeControl::parse(&header.control).map_err(TuningError::Control)?;
         let genome = Genome::from_names(header.rules, &header.genome).map_err(TuningError::Genome)?;
@@ -93,7 +98,19 @@ impl Tuner {
             ),
             None => OpeningSource::Start,
         };
-        Ok(Tuner { header, genome, control, openings, concurrency: concurrency.max(1), pgn })
+        let judge = match &header.judge {
+            // The judge's own limits (`depth=12`), else the run's control.
+            Some(words) => {
+                let words = [words.clone()];
+                match engine_spec(&words, None) {
+                    Err(SpecError::NoTimeControl(_)) => engine_spec(&words, Some(&control)),
+                    judge => judge,
+                }
+                .map_err(TuningError::Judge)?
+            }
+            None => EngineSpec::builtin("Kibitz", control.clone()),
+        };
+        Ok(Tuner { header, genome, control, openings, concurrency: concurrency.max(1), pgn, judge })
     }
 
     /// The random number generator of `generation` (0: the first population's).

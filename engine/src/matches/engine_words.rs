@@ -1,7 +1,7 @@
-//! `kibitz match`'s engines as cutechess-style `key=value` words: `name=`, `cmd=` (a program,
-//! or `builtin`), `proto=`, `arg=`, `option.NAME=`, `tc=`, `st=`, `depth=`, `nodes=`, and for
-//! the built-in engine `level=` (a rating, as `UCI_Elo`, or `full`) and `book=`.
-
+//! An engine as `kibitz match --engine` and `tune-policy --judge` take it: cutechess-style
+//! `key=value` words: `name=`, `cmd=` (a program, or `builtin`), `proto=`, `arg=`,
+//! `option.NAME=`, `tc=`, `st=`, `depth=`, `nodes=`, and for the built-in engine `level=` (a
+//! rating, as `UCI_Elo`, or `full`) and `book=`.
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -59,7 +59,7 @@ impl std::error::Error for SpecError {}
 
 /// Splits words that hold several (a quoted `--engine "name=A cmd=x"`), keeping
 /// `key="a value with spaces"` together.
-pub(super) fn split_words(words: &[String]) -> Vec<String> {
+fn split_words(words: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for word in words {
         let mut current = String::new();
@@ -83,11 +83,11 @@ pub(super) fn split_words(words: &[String]) -> Vec<String> {
 }
 
 /// Builds an engine from its words (`--each`'s first, then its own: the later value wins),
-/// `default_tc` being --tc.
-pub(super) fn engine_spec(
-    words: &[String],
-    default_tc: Option<&TimeControl>,
-) -> Result<EngineSpec, SpecError> {
+/// `default_tc` being the time control of an engine whose words give none (`--tc`).
+///
+/// # Errors
+/// [`SpecError`] for words that do not describe an engine.
+pub fn engine_spec(words: &[String], default_tc: Option<&TimeControl>) -> Result<EngineSpec, SpecError> {
     let (mut name, mut cmd, mut proto, mut args, mut options) = (None, None, None, Vec::new(), Vec::new());
     let (mut tc, mut st, mut depth, mut nodes, mut level, mut book) = (None, None, None, None, None, None);
     for word in split_words(words) {
