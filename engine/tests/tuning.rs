@@ -12,7 +12,7 @@ use kibitz_engine::conductor::GameEvent;
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::runner::Remark;
 use kibitz_engine::tuning::{
-    Breeder, Crossover, Finish, Genome, HowEnded, LOG_VERSION, Member, Origin, Playout, Replacement,
+    Breeder, Crossover, Finish, Genome, HowEnded, LOG_VERSION, Member, Origin, Playout, Replacement, Reply,
     RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
 };
 use kibitz_engine::{Ending, Termination};
@@ -50,15 +50,20 @@ fn replace(ending: Ending, remarks: Vec<Remark>, seed: u64) -> Replacement {
 }
 
 /// [`replace`] for a game whose ending was checked by playing on, as `playout` went.
-fn replace_checked(
-    ending: Ending,
-    mut remarks: Vec<Remark>,
-    seed: u64,
-    playout: Option<Playout>,
-) -> Replacement {
-    remarks.push(remark(GameEvent::GameOver { ending }));
-    let mut finish = Finish::read(ending, &remarks, 60);
+fn replace_checked(ending: Ending, remarks: Vec<Remark>, seed: u64, playout: Option<Playout>) -> Replacement {
+    let mut finish = finish_of(ending, remarks);
     finish.playout = playout;
+    breed(&finish, seed)
+}
+
+/// How a game that ended as `ending` after `remarks` (the game-over remark added) finished.
+fn finish_of(ending: Ending, mut remarks: Vec<Remark>) -> Finish {
+    remarks.push(remark(GameEvent::GameOver { ending }));
+    Finish::read(ending, &remarks, 60)
+}
+
+/// The replacements of a game between two distinct members that finished as `finish`.
+fn breed(finish: &Finish, seed: u64) -> Replacement {
     let genome = Genome::for_rules(Rules::DeadBand);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut breeder = Breeder {
@@ -68,7 +73,7 @@ fn replace_checked(
         generation: 3,
         next_id: 100,
     };
-    breeder.replace(&finish, &member(1, [10, 5, 2000]), &member(2, [300, 60, 40_000]))
+    breeder.replace(finish, &member(1, [10, 5, 2000]), &member(2, [300, 60, 40_000]))
 }
 
 fn is_clone_of(m: &Option<Member>, id: u64, values: [i64; 3]) -> bool {
@@ -188,6 +193,33 @@ fn an_agreed_draw_a_side_then_wins_makes_the_offerer_a_clone_of_the_side_that_ac
     let r = replace_checked(ending, vec![offered(Color::White), accepted(Color::Black)], 1, drawn);
     assert_eq!(r.rule, RuleApplied::AgreedDraw);
     assert!(r.white.as_ref().is_some_and(|m| m.origin == Origin::MutatedClone { of: 1 }));
+}
+
+#[test]
+fn a_declined_offer_played_on_decides_who_misread_it() {
+    // White offered and Black declined; Black went on to be mated, but the offer, played on
+    // from where it was made, decides.
+    let remarks = vec![offered(Color::White), declined(Color::Black)];
+    let judged = |winner| {
+        let mut finish = finish_of(Ending::win(Color::White, Termination::Checkmate), remarks.clone());
+        finish.offers[0].playout = Some(Playout { winner, plies: 50 });
+        breed(&finish, 1)
+    };
+    // A side wins when it is played on: the offer was wrong, White is replaced by a clone of
+    // the side that declined.
+    for winner in [Some(Seat::White), Some(Seat::Black)] {
+        let r = judged(winner);
+        assert_eq!(r.rule, RuleApplied::OfferRefuted);
+        assert!(is_clone_of(&r.white, 2, [300, 60, 40_000]) && r.black.is_none(), "{r:?}");
+    }
+    // Drawn when played on: the decline was wrong, Black is replaced by an offspring.
+    let r = judged(None);
+    assert_eq!(r.rule, RuleApplied::DeclineRefuted);
+    assert!(r.white.is_none() && is_offspring(&r.black), "{r:?}");
+    // Not played on (the judge failed): the note's rule 1, by how the game ended.
+    let r = replace(Ending::win(Color::White, Termination::Checkmate), remarks, 1);
+    assert_eq!(r.rule, RuleApplied::RejectedAndLost);
+    assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]), "{r:?}");
 }
 
 #[test]
@@ -360,6 +392,28 @@ fn agreed_draws_and_resignations_are_played_on_and_judged_by_how_that_game_ends(
         let trusted = tuner(false).play_generation(1, &population, 4, &cancel).expect("a generation");
         assert!(trusted.games.iter().all(|g| g.finish.playout.is_none()));
     }
+}
+
+#[test]
+fn a_declined_offer_is_played_on_from_where_it_was_made() {
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    // A member that offers at once against one that never answers yes (a band of 0 held for
+    // a hundred moves).
+    let population = [member(0, [1000, 0, 100_000]), member(1, [0, 100, 100_000])];
+    for seed in 1..=4 {
+        let record = tuner(true).play_generation(seed, &population, 2, &cancel).expect("a generation");
+        let game = &record.games[0];
+        let Some(offer) = game.finish.offers.iter().find(|o| o.reply == Reply::Declined) else {
+            continue;
+        };
+        assert!(offer.ply <= game.finish.plies, "{game:?}");
+        let playout = offer.playout.expect("played on");
+        let rule =
+            [RuleApplied::DeclineRefuted, RuleApplied::OfferRefuted][usize::from(playout.winner.is_some())];
+        assert_eq!(game.rule, rule, "{game:?}");
+        return;
+    }
+    panic!("no offer was declined in four generations");
 }
 
 #[test]

@@ -103,6 +103,13 @@ pub struct Offer {
     pub move_number: u32,
     /// What the other side did.
     pub reply: Reply,
+    /// The game's moves played when it was made (0 in logs from before it was kept).
+    #[serde(default)]
+    pub ply: usize,
+    /// How the game went on from the offer, when a declined offer was checked by playing
+    /// on (see [`super::playout`]); `None` when it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playout: Option<Playout>,
 }
 
 /// How a game ended, as the rules need it.
@@ -145,7 +152,13 @@ impl Finish {
             match &r.event {
                 GameEvent::DrawOffered { side, .. } => {
                     let move_number = fullmove(&r.fen);
-                    offers.push(Offer { side: (*side).into(), move_number, reply: Reply::Unanswered });
+                    offers.push(Offer {
+                        side: (*side).into(),
+                        move_number,
+                        reply: Reply::Unanswered,
+                        ply: r.ply,
+                        playout: None,
+                    });
                 }
                 GameEvent::DrawAccepted { side, .. } | GameEvent::DrawDeclined { side, .. } => {
                     let accepted = matches!(r.event, GameEvent::DrawAccepted { .. });
@@ -171,6 +184,13 @@ impl Finish {
         matches!(self.how, HowEnded::Agreement | HowEnded::Resignation)
     }
 
+    /// The first declined offer that was checked by playing on, if any: under the check it
+    /// decides the game's replacements (see [`super::replacement`]).
+    #[must_use]
+    pub fn judged_decline(&self) -> Option<&Offer> {
+        self.offers.iter().find(|o| o.reply == Reply::Declined && o.playout.is_some())
+    }
+
     /// The side whose offer was accepted, if any.
     #[must_use]
     pub fn accepted_offer(&self) -> Option<Seat> {
@@ -194,7 +214,7 @@ mod tests {
     use super::*;
 
     fn remark(event: GameEvent, fen: &str) -> Remark {
-        Remark { ply: 0, fen: fen.to_owned(), event }
+        Remark { ply: 17, fen: fen.to_owned(), event }
     }
 
     #[test]
@@ -209,7 +229,10 @@ mod tests {
         let f = Finish::read(ending, &remarks, 40);
         assert_eq!(f.winner, Some(Seat::White));
         assert_eq!(f.how, HowEnded::Resignation);
-        assert_eq!(f.offers, [Offer { side: Seat::White, move_number: 23, reply: Reply::Declined }]);
+        assert_eq!(
+            f.offers,
+            [Offer { side: Seat::White, move_number: 23, reply: Reply::Declined, ply: 17, playout: None }]
+        );
         assert_eq!(f.rejecters(), [Seat::Black]);
         assert_eq!(f.resigned, Some(Seat::Black));
     }

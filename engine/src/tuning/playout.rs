@@ -17,10 +17,10 @@ use super::{Playout, Seat, Tuner};
 use crate::matches::{EngineSpec, Fixture, MatchError, Opening, OpeningSource, Order, play_fixtures};
 use crate::{GameRecord, Termination};
 
-/// The game as played, without its result: where playing on starts.
-fn position_reached(record: &GameRecord) -> GameRecord {
+/// The game's first `plies` moves, without its result: where playing on starts.
+fn position_reached(record: &GameRecord, plies: usize) -> GameRecord {
     let mut on = GameRecord::from_position(record.start().clone());
-    for &m in record.moves() {
+    for &m in record.moves().iter().take(plies) {
         if on.play(m).is_err() {
             break;
         }
@@ -29,28 +29,31 @@ fn position_reached(record: &GameRecord) -> GameRecord {
 }
 
 impl Tuner {
-    /// Plays each of `games` on from where it ended; one [`Playout`] per game, in order
-    /// (`None` for a game the run was cancelled before or whose judge failed).
+    /// Plays each of `starts` (a game and how many of its moves were played at the
+    /// reading) on from there; one [`Playout`] per start, in order (`None` for one the run
+    /// was cancelled before or whose judge failed).
     ///
     /// # Errors
     /// [`MatchError`] when the engines cannot be started.
     pub(super) fn play_on(
         &self,
-        games: &[&GameRecord],
+        starts: &[(&GameRecord, usize)],
         cancel: &AtomicBool,
     ) -> Result<Vec<Option<Playout>>, MatchError> {
-        if games.is_empty() {
+        if starts.is_empty() {
             return Ok(Vec::new());
         }
-        let openings =
-            games.iter().map(|g| Opening { name: None, game: position_reached(g) }).collect::<Vec<_>>();
+        let openings: Vec<Opening> = starts
+            .iter()
+            .map(|&(game, plies)| Opening { name: None, game: position_reached(game, plies) })
+            .collect();
         let engines = [1, 2]
             .iter()
             .map(|k| EngineSpec { name: format!("{} playing on {k}", self.judge.name), ..self.judge.clone() })
             .collect();
-        let openings = OpeningSource::suite(openings, Order::Sequential, 0);
-        let setup = self.hall(engines, openings, "Kibitz policy tuning, playing on");
-        let fixtures: Vec<Fixture> = (0..games.len())
+        let suite = OpeningSource::suite(openings.clone(), Order::Sequential, 0);
+        let setup = self.hall(engines, suite, "Kibitz policy tuning, playing on");
+        let fixtures: Vec<Fixture> = (0..starts.len())
             .map(|k| Fixture {
                 number: k + 1,
                 round: 1,
@@ -65,14 +68,14 @@ impl Tuner {
         let report = play_fixtures(&setup, &fixtures, &mut Quiet, cancel)?;
         Ok(fixtures
             .iter()
-            .zip(games)
+            .zip(&openings)
             .map(|(fixture, start)| {
                 let played = report.games.iter().find(|g| g.fixture.number == fixture.number)?;
                 // A judge that crashed, stalled, broke the rules or lost on time says
                 // nothing of the reading.
                 let failed = [Termination::Abandoned, Termination::RulesInfraction, Termination::TimeForfeit];
                 played.termination.filter(|t| !failed.contains(t))?;
-                let plies = played.record.len().saturating_sub(start.len());
+                let plies = played.record.len().saturating_sub(start.game.len());
                 Some(Playout { winner: Seat::winner(played.outcome), plies })
             })
             .collect())

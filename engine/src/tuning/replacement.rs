@@ -3,23 +3,23 @@
 //! game replaces at most its own two players, and the new members are made from them.
 //!
 //! In the order they are tried:
-//! 0. Kibitz's addition, when the run checks readings ([`super::playout`]): an agreed draw
-//!    that a side wins when the game is played on was no draw. An offer claims the game is
-//!    a draw; the side whose offer was accepted staked the game on that claim and lost it:
-//!    it is replaced by a clone of the side that accepted, as a side that is mated is. The
-//!    side that accepted is kept: accepting stays the safer answer, as the note wants. No
-//!    other rule applies to the game: in particular an earlier decliner is not charged with
-//!    a draw that did not hold.
+//! 0. Kibitz's additions, when the run checks readings ([`super::playout`]): every declined
+//!    offer is played on from where it was made, and every agreed draw and resignation from
+//!    where the game ended, by the run's judge.
+//!    - The first declined offer played on decides the game's replacements. A side wins
+//!      when it is played on: the offer was the misreading, and the offerer is replaced by
+//!      a clone of the side that declined, as a side that is mated is. It is drawn: the
+//!      decline was, and the decliner is replaced by an offspring of the two (the note's
+//!      rule 2, judged where the offer was made rather than by how a game between two
+//!      engines of the same strength happened to end).
+//!    - An agreed draw that a side wins when played on: the offer was the misreading, and
+//!      the offerer is replaced by a clone of the side that accepted. One that is drawn when
+//!      played on falls under rule 3, whoever declined before.
 //! 1. A side declined a draw offer (a rejecter) and the game was decided: the loser is
 //!    replaced by a clone of the winner (the rejecter lost: it is replaced; it won: the other
 //!    is), however the loser lost.
 //! 2. A rejecter and the game was drawn (by agreement later, or by a rule): each rejecter is
 //!    replaced by an offspring of the two (the same ending as resigning).
-//!    - Kibitz's change, when the run checks readings: a later agreement that playing on
-//!      confirms is rule 3's, whoever declined before. The agreement was a right reading,
-//!      and charging the decliner for it makes every early offer a threat: declining it
-//!      costs an offspring if the game is ever agreed, so a population learns to offer and
-//!      accept at once (docs/BENCHMARKS.md, "Checking readings by playing on").
 //! 3. An agreed draw: both are replaced by mutated clones of themselves.
 //! 4. A draw by a rule (repetition, fifty moves, stalemate, dead position, the move limit):
 //!    an offspring replaces one of the two, chosen with probability 1/2.
@@ -30,18 +30,24 @@
 //! 6. Checkmate, a loss on time or any other loss: the loser is replaced by a clone of the
 //!    winner.
 //!
-//! Why the additions: under the note's rules alone an agreed draw costs nothing (both
-//! members go on, mutated) while declining an offer that ends in a draw costs the decliner,
-//! even when the draw is a later agreement, so an offer is a free threat and a population
-//! of identical engines drifts to offering and agreeing at its first move
-//! (docs/BENCHMARKS.md, "Self-play tuning"). The note's own aim, that accurate readings of a
-//! game are rewarded and inaccurate ones punished, needs a judge of the readings the game
-//! does not test itself, and the game played on is the one the rules already trust. The
-//! offerer, not the side that would have won, pays for a refuted draw: in a level position
-//! the side that would have won is a coin's toss, and only the offer's timing differs
-//! between the two. It pays a whole loss, not an offspring: with an offspring an early
-//! offer cost the offerer less than playing the game out risks, and a population still
-//! drifted to offering at its first move (docs/BENCHMARKS.md).
+//! A reading whose judge failed (crashed, or the run was cancelled) is taken at its word:
+//! the note's rules apply to it.
+//!
+//! Why the additions. Under the note's rules alone an agreed draw costs nothing (both members
+//! go on, mutated), while declining an offer that ends in a draw costs the decliner, so an
+//! offer is a free threat, and a population of identical engines drifts to offering and
+//! agreeing at its first move (docs/BENCHMARKS.md, "Self-play tuning"). The note's aim, that
+//! accurate readings are rewarded and inaccurate ones punished, needs a judge of the
+//! readings the game does not test itself. Checking only the agreements and resignations
+//! was not enough (docs/BENCHMARKS.md, "Checking readings by playing on"): every game
+//! replaces members only by clones and offspring of its own two players, so when both share
+//! a trait (offering early) no ending of their game changes how common it is; only games
+//! between members that differ select, and in those an early offer is declined, never
+//! agreed, and was never judged. Judging declined offers makes offering a risk (a wrong
+//! offer costs a whole loss, accepted or not) as declining already was (a wrong decline
+//! costs an offspring), which is what the note asks of both. The offerer, not the side
+//! that would have won, pays for a refuted draw: in a level position the side that would
+//! have won is a coin's toss, and only the offer's timing differs between the two.
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -62,6 +68,10 @@ pub enum RuleApplied {
     AgreedDraw,
     /// Rule 0, the agreed draw was won by a side when played on: the offerer is replaced.
     AgreementRefuted,
+    /// Rule 0, a declined offer was won by a side when played on: the offerer is replaced.
+    OfferRefuted,
+    /// Rule 0, a declined offer was drawn when played on: the decliner is replaced.
+    DeclineRefuted,
     /// Rule 4.
     DrawByRule,
     /// Rule 5.
@@ -129,6 +139,19 @@ impl<R: Rng> Breeder<'_, R> {
             Seat::White => out.white = Some(m),
             Seat::Black => out.black = Some(m),
         };
+        if let Some(offer) = finish.judged_decline() {
+            let (offerer, decliner) = (offer.side, offer.side.other());
+            if offer.playout.is_some_and(|p| p.winner.is_some()) {
+                out.rule = RuleApplied::OfferRefuted;
+                let clone = self.clone_of(player(decliner));
+                put(&mut out, offerer, clone);
+            } else {
+                out.rule = RuleApplied::DeclineRefuted;
+                let child = self.offspring(white, black);
+                put(&mut out, decliner, child);
+            }
+            return out;
+        }
         let refuted = finish.how == HowEnded::Agreement && finish.playout.is_some_and(|p| p.winner.is_some());
         if refuted {
             out.rule = RuleApplied::AgreementRefuted;

@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::log::{GenerationRecord, LogWriter, RunHeader, TunedGame, TuningLog, TuningLogError};
-use super::{Breeder, Finish, Genome, GenomeError, Member, Origin, pair};
+use super::{Breeder, Finish, Genome, GenomeError, Member, Origin, Reply, pair};
 use crate::matches::{
     EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, OpeningSource, OpeningsError,
     Order, SpecError, Standings, Watcher, engine_spec, move_limit, play_fixtures, read_suite,
@@ -209,11 +209,24 @@ impl Tuner {
             played.push((fixture, Finish::read(ending, &game.remarks, game.moves.len()), &game.record));
         }
         if self.header.check_readings {
-            let mut readings: Vec<_> =
-                played.iter_mut().filter(|(_, finish, _)| finish.is_reading()).collect();
-            let records: Vec<&crate::GameRecord> = readings.iter().map(|(_, _, record)| *record).collect();
-            for ((_, finish, _), playout) in readings.iter_mut().zip(self.play_on(&records, cancel)?) {
-                finish.playout = playout;
+            // Every declined offer from where it was made, every agreed draw and resignation
+            // from where the game ended.
+            let mut starts: Vec<(&crate::GameRecord, usize)> = Vec::new();
+            for (_, finish, record) in &played {
+                let declined = finish.offers.iter().filter(|o| o.reply == Reply::Declined);
+                starts.extend(declined.map(|o| (*record, o.ply.min(record.len()))));
+                if finish.is_reading() {
+                    starts.push((*record, record.len()));
+                }
+            }
+            let mut playouts = self.play_on(&starts, cancel)?.into_iter();
+            for (_, finish, _) in &mut played {
+                for offer in finish.offers.iter_mut().filter(|o| o.reply == Reply::Declined) {
+                    offer.playout = playouts.next().flatten();
+                }
+                if finish.is_reading() {
+                    finish.playout = playouts.next().flatten();
+                }
             }
         }
         let mut next = population.to_vec();

@@ -38,10 +38,11 @@ pub struct EndingCounts {
     pub declined: usize,
     /// The earliest full-move number at which a draw was offered.
     pub earliest_offer: Option<u32>,
-    /// Agreed draws and resignations checked by playing on.
+    /// Games with a reading checked by playing on (a declined offer, an agreed draw, a
+    /// resignation).
     pub checked: usize,
-    /// Of those, the agreed draws a side then won and the resignations the resigner then
-    /// did not lose.
+    /// Of those, the games whose replacements a refuted reading decided (a refuted offer,
+    /// decline, agreed draw or resignation: see [`super::replacement`]).
     pub refuted: usize,
 }
 
@@ -104,10 +105,14 @@ impl GenerationSummary {
             *endings.by_kind.entry(game.finish.how).or_default() += 1;
             endings.offers += game.finish.offers.len();
             endings.declined += game.finish.offers.iter().filter(|o| o.reply == Reply::Declined).count();
-            endings.checked += usize::from(game.finish.playout.is_some());
+            let offer_checked = game.finish.offers.iter().any(|o| o.playout.is_some());
+            endings.checked += usize::from(game.finish.playout.is_some() || offer_checked);
             endings.refuted += usize::from(matches!(
                 game.rule,
-                RuleApplied::AgreementRefuted | RuleApplied::ResignationRefuted
+                RuleApplied::AgreementRefuted
+                    | RuleApplied::ResignationRefuted
+                    | RuleApplied::OfferRefuted
+                    | RuleApplied::DeclineRefuted
             ));
             for o in &game.finish.offers {
                 endings.earliest_offer =
@@ -193,7 +198,13 @@ mod tests {
         let agreed = Finish {
             winner: None,
             how: HowEnded::Agreement,
-            offers: vec![Offer { side: Seat::White, move_number: 12, reply: Reply::Accepted }],
+            offers: vec![Offer {
+                side: Seat::White,
+                move_number: 12,
+                reply: Reply::Accepted,
+                ply: 7,
+                playout: None,
+            }],
             resigned: None,
             plies: 30,
             playout: None,
