@@ -2,7 +2,8 @@
 //! tune-policy --log RUN.log`), read in the background and shown as plots over its
 //! generations: each tuned parameter's mean with its lowest and highest member, and the share
 //! of games that ended by agreement, by rule, by resignation, by mate and on time (and, when
-//! the run checked them, the agreed draws and resignations that playing on refuted). The best
+//! the run checked them, the games whose replacements a reading refuted by playing on
+//! decided). The best
 //! member of the last generation can become Kibitz's draw and resign settings.
 
 use std::path::PathBuf;
@@ -114,11 +115,13 @@ impl TuningView {
         ));
         if header.check_readings {
             ui.label(match &header.judge {
-                Some(judge) => {
-                    format!("Agreed draws and resignations checked by playing the game on: {judge}.")
-                }
-                None => "Agreed draws and resignations checked by playing the game on.".to_owned(),
-            });
+                Some(judge) => format!("Readings checked by playing the game on: {judge}."),
+                None => "Readings checked by playing the game on: Kibitz at the run's control.".to_owned(),
+            })
+            .on_hover_text(
+                "Every declined draw offer, agreed draw and resignation was played on by this engine \
+                 to see whether it was right; a wrong one cost the side that made it.",
+            );
         }
         if run.log.torn {
             ui.label(RichText::new("Its last line was torn and is left out.").weak());

@@ -58,7 +58,9 @@ fn a_tuning_run_opens_as_plots_and_its_best_member_becomes_the_policy() {
     h.get_by_label("Open tuning log…").click();
     wait_for_text(&mut h, "3 generations of 4 members");
     assert!(log.header.check_readings, "the run checked readings");
-    assert!(h.query_by_label("Agreed draws and resignations checked by playing the game on.").is_some());
+    assert!(
+        h.query_by_label("Readings checked by playing the game on: Kibitz at the run's control.").is_some()
+    );
     // The side panel grew with the run: let it settle before clicking in it.
     h.run_steps(10);
     let second = log.genome.parameters()[1].name;
