@@ -5,7 +5,7 @@ table in docs/BENCHMARKS.md ("Checking readings by playing on"):
     python3 tools/tuning_stats.py RUN.log FIRST LAST
 
 | FIRST-LAST | games | agreement | rule | resignation | mate | offers | offers before move 10 |
-median first offer (move) | readings refuted (of those played on) |
+median first offer (move) | games a refuted reading decided (of those with a reading played on) |
 """
 import json,sys,collections
 if len(sys.argv) != 4:
@@ -25,7 +25,8 @@ for g in gens:
         n+=1; f=x['finish']; c[f['how']]+=1
         offers+=len(f['offers']); early+=sum(1 for o in f['offers'] if o['move_number']<10)
         if f['offers']: firsts.append(f['offers'][0]['move_number'])
-        chk+= 'playout' in f; ref+= x['rule'] in ('agreement-refuted','resignation-refuted')
+        chk+= 'playout' in f or any('playout' in o for o in f['offers'])
+        ref+= x['rule'] in ('agreement-refuted','resignation-refuted','offer-refuted','decline-refuted')
 if n == 0:
     sys.exit(f"{path}: no games in generations {a}-{b}")
 firsts.sort()
