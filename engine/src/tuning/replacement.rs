@@ -52,7 +52,7 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{Finish, Genome, HowEnded, Member, Origin, Seat, Variation};
+use super::{Finish, Genome, HowEnded, Member, Origin, Playout, Seat, Variation};
 
 /// The rule a game's ending fell under.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,6 +93,14 @@ pub struct Replacement {
     pub black: Option<Member>,
 }
 
+impl Replacement {
+    /// The replacements `new` (a seat and its new member) under `rule`.
+    fn of(rule: RuleApplied, new: &[(Seat, Member)]) -> Replacement {
+        let pick = |seat: Seat| new.iter().find(|(s, _)| *s == seat).map(|(_, m)| m.clone());
+        Replacement { rule, white: pick(Seat::White), black: pick(Seat::Black) }
+    }
+}
+
 /// Makes the new members of one generation, numbering them from `next_id`.
 pub struct Breeder<'a, R: Rng> {
     /// The tuned parameters.
@@ -128,85 +136,74 @@ impl<R: Rng> Breeder<'_, R> {
         self.make(Origin::Offspring { of: [white.id, black.id] }, values)
     }
 
+    /// `loser` replaced by a clone of the other side, as a side that is mated is.
+    fn beaten(&mut self, rule: RuleApplied, loser: Seat, white: &Member, black: &Member) -> Replacement {
+        let winner = if loser == Seat::White { black } else { white };
+        let clone = self.clone_of(winner);
+        Replacement::of(rule, &[(loser, clone)])
+    }
+
+    /// `seat` replaced by an offspring of the two, as a side that resigns is.
+    fn bred_over(&mut self, rule: RuleApplied, seat: Seat, white: &Member, black: &Member) -> Replacement {
+        let child = self.offspring(white, black);
+        Replacement::of(rule, &[(seat, child)])
+    }
+
     /// The replacements the game between `white` and `black` that ended as `finish` calls
     /// for, by the rules above.
     pub fn replace(&mut self, finish: &Finish, white: &Member, black: &Member) -> Replacement {
-        let player = |seat: Seat| if seat == Seat::White { white } else { black };
-        let mut out = Replacement { rule: RuleApplied::Lost, white: None, black: None };
+        let won_on = |playout: Option<Playout>| playout.is_some_and(|p| p.winner.is_some());
+        if let Some(offer) = finish.judged_decline() {
+            return if won_on(offer.playout) {
+                self.beaten(RuleApplied::OfferRefuted, offer.side, white, black)
+            } else {
+                self.bred_over(RuleApplied::DeclineRefuted, offer.side.other(), white, black)
+            };
+        }
+        if finish.how == HowEnded::Agreement && won_on(finish.playout) {
+            return match finish.accepted_offer() {
+                Some(offerer) => self.beaten(RuleApplied::AgreementRefuted, offerer, white, black),
+                None => Replacement::of(RuleApplied::AgreementRefuted, &[]),
+            };
+        }
         let confirmed = finish.how == HowEnded::Agreement && finish.playout.is_some();
         let rejecters = if confirmed { Vec::new() } else { finish.rejecters() };
-        let put = |out: &mut Replacement, seat: Seat, m: Member| match seat {
-            Seat::White => out.white = Some(m),
-            Seat::Black => out.black = Some(m),
-        };
-        if let Some(offer) = finish.judged_decline() {
-            let (offerer, decliner) = (offer.side, offer.side.other());
-            if offer.playout.is_some_and(|p| p.winner.is_some()) {
-                out.rule = RuleApplied::OfferRefuted;
-                let clone = self.clone_of(player(decliner));
-                put(&mut out, offerer, clone);
-            } else {
-                out.rule = RuleApplied::DeclineRefuted;
-                let child = self.offspring(white, black);
-                put(&mut out, decliner, child);
-            }
-            return out;
-        }
-        let refuted = finish.how == HowEnded::Agreement && finish.playout.is_some_and(|p| p.winner.is_some());
-        if refuted {
-            out.rule = RuleApplied::AgreementRefuted;
-            if let Some(offerer) = finish.accepted_offer() {
-                let clone = self.clone_of(player(offerer.other()));
-                put(&mut out, offerer, clone);
-            }
-            return out;
-        }
         match (finish.winner, rejecters.is_empty(), finish.how) {
             (Some(winner), false, _) => {
                 let loser = winner.other();
-                out.rule = if rejecters.contains(&loser) {
+                let rule = if rejecters.contains(&loser) {
                     RuleApplied::RejectedAndLost
                 } else {
                     RuleApplied::RejectedAndWon
                 };
-                let clone = self.clone_of(player(winner));
-                put(&mut out, loser, clone);
+                self.beaten(rule, loser, white, black)
             }
             (None, false, _) => {
-                out.rule = RuleApplied::RejectedAndDrawn;
-                for seat in [Seat::White, Seat::Black].into_iter().filter(|s| rejecters.contains(s)) {
-                    let child = self.offspring(white, black);
-                    put(&mut out, seat, child);
-                }
+                let children: Vec<(Seat, Member)> = [Seat::White, Seat::Black]
+                    .into_iter()
+                    .filter(|s| rejecters.contains(s))
+                    .map(|seat| (seat, self.offspring(white, black)))
+                    .collect();
+                Replacement::of(RuleApplied::RejectedAndDrawn, &children)
             }
             (None, true, HowEnded::Agreement) => {
-                out.rule = RuleApplied::AgreedDraw;
-                out.white = Some(self.mutated_clone_of(white));
-                out.black = Some(self.mutated_clone_of(black));
+                let (w, b) = (self.mutated_clone_of(white), self.mutated_clone_of(black));
+                Replacement::of(RuleApplied::AgreedDraw, &[(Seat::White, w), (Seat::Black, b)])
             }
             (None, true, _) => {
-                out.rule = RuleApplied::DrawByRule;
                 let child = self.offspring(white, black);
                 let seat = if self.rng.random::<bool>() { Seat::White } else { Seat::Black };
-                put(&mut out, seat, child);
+                Replacement::of(RuleApplied::DrawByRule, &[(seat, child)])
             }
             (Some(winner), true, HowEnded::Resignation) => {
                 let resigner = finish.resigned.unwrap_or(winner.other());
                 if finish.playout.is_some_and(|p| p.winner != Some(resigner.other())) {
-                    out.rule = RuleApplied::ResignationRefuted;
-                    let clone = self.clone_of(player(winner));
-                    put(&mut out, resigner, clone);
+                    self.beaten(RuleApplied::ResignationRefuted, resigner, white, black)
                 } else {
-                    out.rule = RuleApplied::Resigned;
-                    let child = self.offspring(white, black);
-                    put(&mut out, resigner, child);
+                    self.bred_over(RuleApplied::Resigned, resigner, white, black)
                 }
             }
-            (Some(winner), true, _) => {
-                let clone = self.clone_of(player(winner));
-                put(&mut out, winner.other(), clone);
-            }
+            (Some(winner), true, _) => self.beaten(RuleApplied::Lost, winner.other(), white, black),
         }
-        out
     }
 }
