@@ -8,8 +8,8 @@
 //! - [`Genome`]: the tuned numbers, named and ranged by [`crate::policy::PolicySettings::PARAMETERS`].
 //! - [`Member`]: one engine's numbers; [`Variation`]: mutation and mating (see [`variation`]).
 //! - [`pair`]: a generation's pairing; [`Finish`]: how a game ended, read from its remarks.
-//! - [`Breeder`]: the replacement rules, with agreed draws and resignations checked by
-//!   playing the game on ([`Playout`]); [`Tuner`]: a run, its games played by the match
+//! - [`Breeder`]: the replacement rules, with declined offers, agreed draws and resignations
+//!   checked by playing the game on ([`Playout`]); [`Tuner`]: a run, its games played by the match
 //!   runner; [`TuningLog`]: the log, read back for resuming and plotting
 //!   ([`GenerationSummary`] per generation).
 

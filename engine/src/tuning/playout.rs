@@ -1,10 +1,12 @@
-//! Checking a reading by playing on: when a run checks readings, every agreed draw and
-//! every resignation of a generation is played on from the position where it ended by the
-//! run's judge on both sides (the built-in engine at the run's time control, or the engine
-//! `--judge` names, at its own limits), neither side offering, answering or resigning (no
-//! policy), until the rules or the move limit end it. How that game ends is the judge of the reading ([`super::replacement`]
-//! says what it changes): a draw agreed in a game one side then wins was a misreading, and
-//! so was a resignation of a game the resigner does not then lose.
+//! Checking a reading by playing on: when a run checks readings, every declined draw offer
+//! of a generation is played on from the position where it was made, and every agreed draw
+//! and resignation from the position where the game ended, by the run's judge on both sides
+//! (the built-in engine at the run's time control, or the engine `--judge` names, at its own
+//! limits), neither side offering, answering or resigning (no policy), until the rules or
+//! the move limit end it. How that game ends judges the reading ([`super::replacement`] says
+//! what it changes): an offer, accepted or not, of a game one side then wins was a
+//! misreading, so was declining one of a game then drawn, and so was a resignation of a
+//! game the resigner does not then lose.
 //!
 //! The same engine plays both sides because the members differ only in their policies,
 //! which the game played on leaves out: it is the game the two would have played had
