@@ -230,7 +230,10 @@ impl AnalysisPanel {
         }
         for (index, entry) in self.entries.iter().enumerate() {
             ui.separator();
-            entry_ui(ui, index, entry, actions);
+            // Each engine's widgets get ids of their own, so that another engine's lines
+            // arriving above them do not change them between two frames (a click would be
+            // lost).
+            ui.push_id(index, |ui| entry_ui(ui, index, entry, actions));
         }
     }
 }
