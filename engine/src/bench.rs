@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
 use crate::SearchLimits;
+use crate::network::Evaluation;
 use crate::search::Engine;
 
 /// The depth `bench` searches to when none is given.
@@ -46,9 +47,9 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth` with a fresh engine each, calling `on_position`
-/// with each position's FEN and node count.
-pub fn bench(depth: u32, mut on_position: impl FnMut(&str, u64)) -> BenchReport {
+/// Searches every bench position to `depth` with a fresh engine each, evaluating with
+/// `evaluation`, calling `on_position` with each position's FEN and node count.
+pub fn bench(depth: u32, evaluation: Evaluation, mut on_position: impl FnMut(&str, u64)) -> BenchReport {
     let stop = AtomicBool::new(false);
     let limits = SearchLimits::depth(depth);
     let mut nodes = 0;
@@ -56,6 +57,7 @@ pub fn bench(depth: u32, mut on_position: impl FnMut(&str, u64)) -> BenchReport 
     for fen in BENCH_POSITIONS {
         let Some(pos) = parse(fen) else { continue };
         let mut engine = Engine::default();
+        engine.set_network(evaluation.network());
         let started = Instant::now();
         let outcome = engine.search(&pos, &[], &limits, &stop, |_| {});
         time += started.elapsed();
@@ -83,8 +85,8 @@ mod tests {
 
     #[test]
     fn shallow_bench_is_deterministic() {
-        let first = bench(3, |_, _| {});
-        let second = bench(3, |_, _| {});
+        let first = bench(3, Evaluation::default(), |_, _| {});
+        let second = bench(3, Evaluation::default(), |_, _| {});
         assert_eq!(first.nodes, second.nodes);
         assert!(first.nodes > 0);
     }

@@ -1,10 +1,11 @@
 //! The options of the protocol front ends (UCI and xboard) that name files: `BookFile`,
 //! `PositionFile` and `PostBookFile` (the learned positions and the PostBook the app wrote,
-//! loaded through [`LearnedData`]), and `SyzygyPath`. Each returns the line to show the GUI.
+//! loaded through [`LearnedData`]), `SyzygyPath` and `EvalFile`. Each returns the line to show the GUI.
 
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::network::Network;
 use crate::{Book, Command, LearnedData, PositionTable, PostBook, SyzygyTables};
 
 /// Whether an option's path value means "no file".
@@ -33,6 +34,23 @@ pub(crate) fn set_tablebases(path: &str, send: impl FnOnce(Command)) -> Result<O
             Err(format!("SyzygyPath: {e}"))
         }
     }
+}
+
+/// Reads the network an `EvalFile` option names and hands the engine thread the command to
+/// evaluate with it, or with the built-in network when the path is empty. Returns a line saying
+/// what was loaded (`None` for no path), or the reason it failed; on failure the engine keeps
+/// the network it had.
+pub(crate) fn set_network_file(path: &str, send: impl FnOnce(Command)) -> Result<Option<String>, String> {
+    if unset(path) {
+        send(Command::SetNetworkFile(None));
+        return Ok(None);
+    }
+    let path = path.trim();
+    let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}"))?;
+    let network = Network::from_bytes(&bytes).map_err(|e| format!("EvalFile {path}: {e}"))?;
+    let hidden = network.hidden();
+    send(Command::SetNetworkFile(Some(Arc::new(network))));
+    Ok(Some(format!("EvalFile {path}: a network of {hidden} hidden neurons")))
 }
 
 /// Opens the book a `BookFile` option names: `None` for no file, else the book and a line

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move};
 
+use crate::network::Network;
 use crate::{
     Book, BookSettings, Choice, EngineOption, PlayerFailure, PositionTable, PostBook, PreferCheck, Purpose,
     Score, ScoreBound, SearchLimits, SyzygyTables,
@@ -93,6 +94,12 @@ pub enum Command {
     /// What a draw is worth to Kibitz's own engine in its searches, in centipawns from the
     /// side to move at the root (Crafty's `drawscore`, the policy's `contempt`).
     SetDrawScore(i32),
+    /// Whether Kibitz's own engine evaluates with its network (the UCI option `UseNNUE`)
+    /// rather than the classical evaluation.
+    UseNetwork(bool),
+    /// The network Kibitz's own engine evaluates with when it uses one: a network file
+    /// (`EvalFile`), or `None` for the one built in.
+    SetNetworkFile(Option<Arc<Network>>),
     /// End the engine thread.
     Quit,
 }

@@ -13,6 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use shakmaty::{Chess, Move, Position};
 
+use crate::network::{Evaluation, Network};
 use crate::search::{Engine, Listener, SearchOutcome, position_hash};
 use crate::{
     Book, BookSettings, Command, ENGINE_NAME, Event, FailureKind, Level, PlayerFailure, PositionTable,
@@ -189,6 +190,10 @@ struct Worker {
     /// The rating weakened searches play at.
     elo: u32,
     rng: StdRng,
+    /// Whether the search evaluates with a network (`Command::UseNetwork`).
+    use_network: bool,
+    /// The network file to use instead of the built-in network (`Command::SetNetworkFile`).
+    network_file: Option<Arc<Network>>,
 }
 
 impl Worker {
@@ -206,7 +211,19 @@ impl Worker {
             limit_strength: false,
             elo: crate::ELO_RANGE.0,
             rng: StdRng::from_os_rng(),
+            use_network: Evaluation::default() == Evaluation::Network,
+            network_file: None,
         }
+    }
+
+    /// Hands the engine the network the settings call for, or none.
+    fn choose_network(&mut self) {
+        let network = match (&self.network_file, self.use_network) {
+            (_, false) => None,
+            (Some(file), true) => Some(Arc::clone(file)),
+            (None, true) => Evaluation::Network.network(),
+        };
+        self.engine.set_network(network);
     }
 
     fn run(&mut self, requests: &Receiver<Request>) {
@@ -228,6 +245,14 @@ impl Worker {
                 Request::Command(Command::ClearHash) => self.engine.clear_hash(),
                 Request::Command(Command::SetTablebases(tables)) => self.engine.set_tablebases(tables),
                 Request::Command(Command::SetDrawScore(cp)) => self.engine.set_draw_score(cp),
+                Request::Command(Command::UseNetwork(on)) => {
+                    self.use_network = on;
+                    self.choose_network();
+                }
+                Request::Command(Command::SetNetworkFile(network)) => {
+                    self.network_file = network;
+                    self.choose_network();
+                }
                 Request::Command(Command::Evaluate { id }) => {
                     let mut pos = self.start.clone();
                     for &m in &self.moves {

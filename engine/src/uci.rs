@@ -15,10 +15,15 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub use parse::{UciCommand, UciOption, parse_line};
 
-use crate::file_options::{load_policy, load_positions, load_postbook, open_book, set_tablebases};
+use crate::file_options::{
+    load_policy, load_positions, load_postbook, open_book, set_network_file, set_tablebases,
+};
 use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
-use crate::{Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo, strength_options};
+use crate::{
+    Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo, evaluation_options,
+    strength_options,
+};
 use crate::{LearnedData, NotUtf8, stdin_lines};
 use manners::Manners;
 use parse::{MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
@@ -112,8 +117,9 @@ fn option_lines() -> Vec<String> {
         ),
     ];
     lines.extend(strength_options().iter().map(option_line));
+    lines.push("option name SyzygyPath type string default <empty>".to_owned());
+    lines.extend(evaluation_options().iter().map(option_line));
     lines.extend([
-        "option name SyzygyPath type string default <empty>".to_owned(),
         "option name OwnBook type check default false".to_owned(),
         "option name BookFile type string default <empty>".to_owned(),
         "option name PositionFile type string default <empty>".to_owned(),
@@ -159,6 +165,13 @@ impl Session {
             UciOption::SyzygyPath(path) => {
                 return match set_tablebases(&path, |cmd| handle.send(cmd)) {
                     Ok(found) => found.map(|found| format!("info string {found}")),
+                    Err(e) => Some(format!("info string error: {e}")),
+                };
+            }
+            UciOption::UseNnue(on) => handle.send(Command::UseNetwork(on)),
+            UciOption::EvalFile(path) => {
+                return match set_network_file(&path, |cmd| handle.send(cmd)) {
+                    Ok(loaded) => loaded.map(|loaded| format!("info string {loaded}")),
                     Err(e) => Some(format!("info string error: {e}")),
                 };
             }

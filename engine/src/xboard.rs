@@ -20,7 +20,9 @@ use shakmaty::{
 pub use parse::{XboardCommand, parse_line as parse_xboard_line};
 
 use crate::conductor::{Conductor, GameEvent};
-use crate::file_options::{load_policy, load_positions, load_postbook, open_book, set_tablebases};
+use crate::file_options::{
+    load_policy, load_positions, load_postbook, open_book, set_network_file, set_tablebases,
+};
 use crate::policy::{PolicyChange, PolicySettings};
 use crate::search::{max_threads, position_hash};
 use crate::{
@@ -409,8 +411,9 @@ impl Session {
         }
     }
 
-    /// Applies an option announced in [`OPTION_FEATURES`] or [`crate::strength_options`] (the
-    /// levels, under their UCI names) or a draw and resign setting;
+    /// Applies an option announced in [`OPTION_FEATURES`], [`crate::strength_options`] (the
+    /// levels, under their UCI names) or [`crate::evaluation_options`], or a draw and resign
+    /// setting;
     /// reports what was loaded as a comment and problems as `tellusererror`.
     fn set_option(&mut self, name: &str, value: &str) {
         let check = || value == "1" || value.eq_ignore_ascii_case("true");
@@ -445,6 +448,15 @@ impl Session {
                     _ => Err(format!("UCI_Elo must be a rating from {low} to {high}, not '{value}'")),
                 }
             }
+            "UseNNUE" => {
+                self.handle.send(Command::UseNetwork(check()));
+                return;
+            }
+            "EvalFile" => match set_network_file(value, |cmd| self.handle.send(cmd)) {
+                Ok(Some(loaded)) => Ok(loaded),
+                Ok(None) => return,
+                Err(e) => Err(e),
+            },
             "PositionFile" => load_positions(&mut self.learned, value),
             "PostBookFile" => load_postbook(&mut self.learned, value),
             "PolicyFile" => match load_policy(value) {
@@ -511,7 +523,11 @@ impl Session {
             XboardCommand::Xboard | XboardCommand::Ignore => {}
             XboardCommand::Protover(_) => {
                 let policy: Vec<String> = PolicySettings::options().iter().map(option_feature).collect();
-                let strength: Vec<String> = crate::strength_options().iter().map(option_feature).collect();
+                let strength: Vec<String> = crate::strength_options()
+                    .iter()
+                    .chain(&crate::evaluation_options())
+                    .map(option_feature)
+                    .collect();
                 say(&format!(
                     "feature myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 analyze=1 ping=1 draw=1 smp=1 sigint=0 sigterm=0 colors=0 playother=0 reuse=1 egt=\"syzygy\" {} {} {} done=1",
                     OPTION_FEATURES.join(" "),

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! kibitz-engine                  UCI or xboard on stdin/stdout, chosen by the first line
-//! kibitz-engine bench [DEPTH]    search fixed positions; last line "<nodes> nodes <nps> nps"
+//! kibitz-engine bench [DEPTH] [--eval classical|network]
+//!                                search fixed positions; last line "<nodes> nodes <nps> nps"
 //! kibitz-engine perft DEPTH [FEN]  count move paths; last line is the total
 //! kibitz-engine epd FILE --time SECONDS [--early N]
 //!                                a test suite (EPD or Crafty's format); last line "solved X of Y"
@@ -14,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use kibitz_engine::{
-    BENCH_DEPTH, EngineHandle, EpdSuiteError, EpdTest, Player, SuiteLimits, bench, divide, run_suite,
-    run_uci_lines, run_xboard_lines, stdin_lines,
+    BENCH_DEPTH, EngineHandle, EpdSuiteError, EpdTest, Evaluation, Player, SuiteLimits, bench, divide,
+    run_suite, run_uci_lines, run_xboard_lines, stdin_lines,
 };
 use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen, san::SanPlus};
 
@@ -42,6 +43,9 @@ enum Command {
         /// How deep to search each position.
         #[arg(default_value_t = BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
         depth: u32,
+        /// The evaluation to search with; the engine's default when not given.
+        #[arg(long, value_enum)]
+        eval: Option<EvalChoice>,
     },
     /// Counts the move paths of a position to a depth; the last line is the total.
     Perft {
@@ -65,6 +69,15 @@ enum Command {
     },
 }
 
+/// `bench --eval`.
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum EvalChoice {
+    /// The hand-written evaluation.
+    Classical,
+    /// The network built into the engine.
+    Network,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -72,8 +85,13 @@ fn main() -> ExitCode {
             run_protocol();
             Ok(())
         }
-        Some(Command::Bench { depth }) => {
-            run_bench(depth);
+        Some(Command::Bench { depth, eval }) => {
+            let evaluation = match eval {
+                None => Evaluation::default(),
+                Some(EvalChoice::Classical) => Evaluation::Classical,
+                Some(EvalChoice::Network) => Evaluation::Network,
+            };
+            run_bench(depth, evaluation);
             Ok(())
         }
         Some(Command::Epd { file, time, early }) => run_epd(&file, time, early),
@@ -109,8 +127,8 @@ fn run_protocol() {
     }
 }
 
-fn run_bench(depth: u32) {
-    let report = bench(depth, |fen, nodes| println!("{nodes:>12} {fen}"));
+fn run_bench(depth: u32, evaluation: Evaluation) {
+    let report = bench(depth, evaluation, |fen, nodes| println!("{nodes:>12} {fen}"));
     println!("{} nodes {} nps", report.nodes, report.nps());
 }
 

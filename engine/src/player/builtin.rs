@@ -2,12 +2,12 @@
 
 use std::time::Duration;
 
-use crate::file_options::set_tablebases;
+use crate::file_options::{set_network_file, set_tablebases};
 use crate::search::max_threads;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use crate::{
     Command, ENGINE_NAME, EngineHandle, EngineOption, Event, OptionKind, Player, check_option,
-    strength_options,
+    evaluation_options, strength_options,
 };
 
 /// The options the built-in engine takes through [`Command::SetOption`].
@@ -24,6 +24,7 @@ fn builtin_options() -> Vec<EngineOption> {
         },
         EngineOption { name: "SyzygyPath".into(), kind: OptionKind::Path { default: String::new() } },
     ];
+    options.extend(evaluation_options());
     options.extend(strength_options());
     options
 }
@@ -50,6 +51,14 @@ impl Player for EngineHandle {
                 }
                 Ok(value) if name.eq_ignore_ascii_case("SyzygyPath") => {
                     if let Err(e) = set_tablebases(&value, |cmd| EngineHandle::send(self, cmd)) {
+                        self.report(Event::Message(format!("{ENGINE_NAME}: {e}")));
+                    }
+                }
+                Ok(value) if name.eq_ignore_ascii_case("UseNNUE") => {
+                    EngineHandle::send(self, Command::UseNetwork(value.eq_ignore_ascii_case("true")));
+                }
+                Ok(value) if name.eq_ignore_ascii_case("EvalFile") => {
+                    if let Err(e) = set_network_file(&value, |cmd| EngineHandle::send(self, cmd)) {
                         self.report(Event::Message(format!("{ENGINE_NAME}: {e}")));
                     }
                 }

@@ -354,7 +354,9 @@ impl Driver {
             Command::SetBook { .. }
             | Command::SetLearning { .. }
             | Command::SetTablebases(_)
-            | Command::SetDrawScore(_) => {}
+            | Command::SetDrawScore(_)
+            | Command::UseNetwork(_)
+            | Command::SetNetworkFile(_) => {}
             Command::NewGame if self.is_xboard() => xboard::new_game(self)?,
             Command::NewGame => uci::new_game(self)?,
             Command::Go { id, limits, .. } if limits.ponder || limits.infinite => {

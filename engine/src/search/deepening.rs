@@ -13,6 +13,7 @@ use super::params::{
     SKIP_SIZE, TB_WIN,
 };
 use super::{legal_prefix, to_score};
+use crate::network::Network;
 use crate::{Score, ScoreBound, SearchInfo, SearchLimits, SyzygyTables};
 
 /// The root of a search: the position, its hash and the moves to search there.
@@ -29,17 +30,20 @@ pub(super) struct Root<'a> {
     pub(super) tb_score: Option<i32>,
     /// What a draw is worth to the side to move at the root.
     pub(super) draw_score: i32,
+    /// The evaluation network, when the search uses it.
+    pub(super) network: Option<&'a Network>,
 }
 
 impl<'a> Root<'a> {
-    /// Gives a thread's searcher what the root decides for every node: the tables and the
-    /// draw score.
+    /// Gives a thread's searcher what the root decides for every node: the tables, the
+    /// draw score and the evaluation.
     pub(super) fn rules<'n>(&self, node: &mut Searcher<'n>)
     where
         'a: 'n,
     {
         node.tablebases = self.tablebases;
         node.draw_score = self.draw_score;
+        node.network = self.network;
         node.root_turn = self.pos.turn();
     }
 }

@@ -1,11 +1,8 @@
 //! The evaluation cache: static evaluations of recently seen positions, keyed by their Zobrist
 //! hash. The search meets the same positions again in every iteration and in re-searches; the
-//! cache spares it the evaluation there. The evaluation depends on the position alone, so a hit
-//! returns exactly what [`evaluate`] would.
-
-use shakmaty::Chess;
-
-use crate::eval::evaluate;
+//! cache spares it the evaluation there. The evaluation (classical or network, whichever the
+//! search uses; the cache is emptied when that changes) depends on the position alone, so a hit
+//! returns exactly what the evaluation would.
 
 /// How many positions the cache holds (a power of two): 1 MB.
 const SLOTS: usize = 1 << 16;
@@ -25,16 +22,21 @@ impl Default for EvalCache {
 }
 
 impl EvalCache {
-    /// The static evaluation of `pos`, whose Zobrist hash is `hash`, from the side to move's
-    /// point of view.
-    pub fn get(&mut self, pos: &Chess, hash: u64) -> i32 {
-        let slot = &mut self.slots[hash as usize & (SLOTS - 1)];
-        if slot.0 == hash && slot.1 != i32::MIN {
-            return slot.1;
-        }
-        let score = evaluate(pos);
-        *slot = (hash, score);
-        score
+    /// The static evaluation stored for the position whose Zobrist hash is `hash`, from the
+    /// side to move's point of view, if it is stored.
+    pub fn probe(&self, hash: u64) -> Option<i32> {
+        let slot = self.slots[hash as usize & (SLOTS - 1)];
+        (slot.0 == hash && slot.1 != i32::MIN).then_some(slot.1)
+    }
+
+    /// Stores the static evaluation `score` of the position whose hash is `hash`.
+    pub fn store(&mut self, hash: u64, score: i32) {
+        self.slots[hash as usize & (SLOTS - 1)] = (hash, score);
+    }
+
+    /// Forgets every stored evaluation.
+    pub fn clear(&mut self) {
+        self.slots.fill((0, i32::MIN));
     }
 }
 
@@ -43,7 +45,17 @@ mod tests {
     use shakmaty::{CastlingMode, Chess, fen::Fen};
 
     use super::*;
+    use crate::eval::evaluate;
     use crate::search::position_hash;
+
+    /// What the search does: the stored score, or the evaluation stored.
+    fn get(cache: &mut EvalCache, pos: &Chess, hash: u64) -> i32 {
+        cache.probe(hash).unwrap_or_else(|| {
+            let score = evaluate(pos);
+            cache.store(hash, score);
+            score
+        })
+    }
 
     #[test]
     fn a_hit_returns_what_the_evaluation_returns() {
@@ -57,7 +69,7 @@ mod tests {
             for fen in fens {
                 let pos: Chess =
                     fen.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("legal");
-                assert_eq!(cache.get(&pos, position_hash(&pos)), evaluate(&pos), "{fen}");
+                assert_eq!(get(&mut cache, &pos, position_hash(&pos)), evaluate(&pos), "{fen}");
             }
         }
     }
@@ -73,8 +85,8 @@ mod tests {
         let mut cache = EvalCache::default();
         // Two keys with the same low bits land in one slot.
         let (ka, kb) = (0x1234_0000_0000_0007, 0x5678_0000_0000_0007);
-        assert_eq!(cache.get(&a, ka), evaluate(&a));
-        assert_eq!(cache.get(&b, kb), evaluate(&b));
-        assert_eq!(cache.get(&a, ka), evaluate(&a));
+        assert_eq!(get(&mut cache, &a, ka), evaluate(&a));
+        assert_eq!(get(&mut cache, &b, kb), evaluate(&b));
+        assert_eq!(get(&mut cache, &a, ka), evaluate(&a));
     }
 }

@@ -2,6 +2,7 @@
 //! quiescence, a transposition table, move ordering, check extensions, null-move pruning and
 //! late-move reductions. Scores are centipawns from the side to move's point of view.
 
+mod accumulators;
 mod deepening;
 mod eval_cache;
 mod node;
@@ -19,7 +20,9 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 pub use time::{Allotment, allot};
 
+use crate::network::{Evaluation, Network};
 use crate::{LearnedPosition, Score, SearchInfo, SearchLimits, SyzygyTables};
+use accumulators::AccumulatorStack;
 use deepening::{Played, Root, deepen, help, tb_score};
 use eval_cache::EvalCache;
 use node::Searcher;
@@ -82,6 +85,7 @@ impl<F: FnMut(&SearchInfo)> Listener for F {
 struct ThreadTables {
     ordering: OrderingTables,
     eval_cache: EvalCache,
+    accumulators: AccumulatorStack,
 }
 
 /// The engine's lasting state: its transposition table, and the move-ordering statistics and
@@ -102,6 +106,8 @@ pub struct Engine {
     helpers: Vec<ThreadTables>,
     tablebases: Option<Arc<SyzygyTables>>,
     draw_score: i32,
+    /// The evaluation network, or `None` for the classical evaluation.
+    network: Option<Arc<Network>>,
 }
 
 impl Default for Engine {
@@ -112,7 +118,7 @@ impl Default for Engine {
 
 impl Engine {
     /// An engine with a transposition table of about `hash_mb` megabytes (1 to 1024), that
-    /// searches on one thread.
+    /// searches on one thread with the default [`Evaluation`].
     #[must_use]
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
@@ -121,6 +127,7 @@ impl Engine {
             helpers: Vec::new(),
             tablebases: None,
             draw_score: 0,
+            network: Evaluation::default().network(),
         }
     }
 
@@ -136,6 +143,30 @@ impl Engine {
     /// The root is not narrowed in MultiPV searches, which show every line.
     pub fn set_tablebases(&mut self, tables: Option<Arc<SyzygyTables>>) {
         self.tablebases = tables;
+    }
+
+    /// Evaluates with `network` from the next search on, or with the classical evaluation
+    /// for `None`. The evaluation caches are emptied when the evaluation changes; the
+    /// transposition table is kept (its scores came from the other evaluation, and age out).
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        let same = match (&self.network, &network) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.main.eval_cache.clear();
+            for helper in &mut self.helpers {
+                helper.eval_cache.clear();
+            }
+        }
+        self.network = network;
+    }
+
+    /// The evaluation network the search uses, if any.
+    #[must_use]
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// Replaces the transposition table with one of `hash_mb` megabytes.
@@ -250,6 +281,7 @@ impl Engine {
             tablebases,
             tb_score: root_tb_score,
             draw_score: self.draw_score,
+            network: self.network.as_deref(),
         };
         let mut path = history.to_vec();
         path.push(root.hash);

@@ -7,6 +7,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Chess, EnPassantMode, FromSetup, Move, Piece, Position, Role, attacks};
 use shakmaty_syzygy::Wdl;
 
+use super::accumulators::AccumulatorStack;
 use super::eval_cache::EvalCache;
 use super::ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use super::params::{
@@ -23,6 +24,7 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Listener, ThreadTables, position_hash};
 use crate::SyzygyTables;
 use crate::eval::evaluate;
+use crate::network::Network;
 
 /// The state of one thread of one running search.
 pub struct Searcher<'a> {
@@ -32,6 +34,10 @@ pub struct Searcher<'a> {
     pub ordering: &'a mut OrderingTables,
     /// Static evaluations of positions seen before, this thread's, kept for later searches.
     pub eval_cache: &'a mut EvalCache,
+    /// The evaluation network, when the search uses it instead of the classical evaluation.
+    pub network: Option<&'a Network>,
+    /// The network's accumulators along the current line, this thread's.
+    pub accumulators: &'a mut AccumulatorStack,
     /// Set from outside to end the search.
     pub stop: &'a AtomicBool,
     /// The limits of this search.
@@ -95,6 +101,8 @@ impl<'a> Searcher<'a> {
             tt,
             ordering: &mut tables.ordering,
             eval_cache: &mut tables.eval_cache,
+            network: None,
+            accumulators: &mut tables.accumulators,
             stop,
             budget,
             nodes: 0,
@@ -156,6 +164,20 @@ impl<'a> Searcher<'a> {
         false
     }
 
+    /// The static evaluation of `pos` (whose hash is `hash`, `ply` plies from the root) for
+    /// its side to move: the network's when the search has one, else the classical one.
+    fn static_eval(&mut self, pos: &Chess, hash: u64, ply: usize) -> i32 {
+        if let Some(score) = self.eval_cache.probe(hash) {
+            return score;
+        }
+        let score = match self.network {
+            Some(net) => self.accumulators.evaluate(net, pos, &self.line, ply),
+            None => evaluate(pos),
+        };
+        self.eval_cache.store(hash, score);
+        score
+    }
+
     /// The score of a draw in `pos`, for its side to move.
     fn draw(&self, pos: &Chess) -> i32 {
         if pos.turn() == self.root_turn { self.draw_score } else { -self.draw_score }
@@ -184,6 +206,7 @@ impl<'a> Searcher<'a> {
         null_before: bool,
     ) -> i32 {
         self.pv[ply].clear();
+        self.accumulators.invalidate(ply);
         if self.visit(ply) {
             return 0;
         }
@@ -207,7 +230,7 @@ impl<'a> Searcher<'a> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.static_eval(pos, hash, ply);
         }
         if in_check {
             depth += 1;
@@ -256,7 +279,7 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let static_eval = if in_check { -MATE } else { self.eval_cache.get(pos, hash) };
+        let static_eval = if in_check { -MATE } else { self.static_eval(pos, hash, ply) };
         self.evals[ply] = static_eval;
         // Whether the position got better for the side to move over its last move.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -469,11 +492,12 @@ impl<'a> Searcher<'a> {
     /// static evaluation; when in check, every evasion is searched.
     fn quiescence(&mut self, pos: &Chess, hash: u64, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
+        self.accumulators.invalidate(ply);
         if self.visit(ply) {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.static_eval(pos, hash, ply);
         }
         let pv_node = beta - alpha > 1;
         if !pv_node
@@ -498,7 +522,7 @@ impl<'a> Searcher<'a> {
             best_score = -MATE + ply as i32;
             moves
         } else {
-            best_score = self.eval_cache.get(pos, hash);
+            best_score = self.static_eval(pos, hash, ply);
             if best_score >= beta {
                 return best_score;
             }
@@ -525,6 +549,7 @@ impl<'a> Searcher<'a> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_hash = child_hash(pos, hash, m, &child);
+            self.line[ply] = Some(m);
             let score = -self.quiescence(&child, child_hash, -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;

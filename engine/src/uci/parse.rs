@@ -73,6 +73,11 @@ pub enum UciOption {
     Elo(u32),
     /// `SyzygyPath`: folders of Syzygy tables, separated as in `PATH`; empty for none.
     SyzygyPath(String),
+    /// `UseNNUE`: evaluate with the network rather than the classical evaluation.
+    UseNnue(bool),
+    /// `EvalFile`: the network file to evaluate with when `UseNNUE` is on; empty for the
+    /// network built in.
+    EvalFile(String),
     /// `OwnBook`: play from the opening book.
     OwnBook(bool),
     /// `BookFile`: the book to play from (Kibitz's own format or Polyglot).
@@ -247,6 +252,8 @@ fn parse_setoption(tokens: &[&str]) -> Result<UciOption, String> {
         "uci_limitstrength" => Ok(UciOption::LimitStrength(check()?)),
         "uci_elo" => Ok(UciOption::Elo(spin(u64::from(ELO_RANGE.0), u64::from(ELO_RANGE.1))? as u32)),
         "syzygypath" => Ok(UciOption::SyzygyPath(value)),
+        "usennue" => Ok(UciOption::UseNnue(check()?)),
+        "evalfile" => Ok(UciOption::EvalFile(value)),
         "ownbook" => Ok(UciOption::OwnBook(check()?)),
         "bookfile" => Ok(UciOption::BookFile(value)),
         "positionfile" => Ok(UciOption::PositionFile(value)),

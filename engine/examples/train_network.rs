@@ -1,0 +1,724 @@
+//! Trains Kibitz's efficiently updatable evaluation network (NNUE) on scored positions:
+//!
+//! ```text
+//! cargo run --release -p kibitz-engine --example train_network -- --data FILE [--data FILE]... --out NET
+//!     [--hidden 128] [--epochs 20] [--batch 16384] [--lr 0.001] [--lr-drop-every 8] [--lr-gamma 0.3]
+//!     [--wdl 0.3] [--weight-decay 0.01] [--threads N] [--seed 1] [--validation 0.02]
+//!     [--max-positions N]
+//! ```
+//!
+//! **Data.** Text files as the `datagen` example writes them, one position a line:
+//! `<FEN> | <score> | <result>`, the score in centipawns and the result (1.0, 0.5 or 0.0) both
+//! from White's side. Both are turned to the side to move's point of view. Lines that do not
+//! parse (or hold an illegal position) are counted and skipped; a last line without its newline
+//! is taken to be still being written and skipped too. At most `--max-positions` positions are
+//! read. The `--validation` share of them, chosen by the seeded random generator, is held out
+//! for the validation loss; the training set is shuffled every epoch.
+//!
+//! **Model.** 768 features per perspective: for perspective `p`, a piece of colour `c` and role
+//! `r` (pawn 0 .. king 5) on square `sq` (a1 0 .. h8 63) is feature
+//! `side * 384 + r * 64 + sq'` with `side` 0 for `p`'s own pieces and 1 for the other's and
+//! `sq'` the square, flipped vertically (`sq ^ 56`) for Black. One hidden layer of `--hidden`
+//! neurons (a multiple of 16), shared by both perspectives: `acc_p = b1 + sum of W1[f]`. The
+//! activation is SCReLU, `clamp(acc, 0, 1)^2`, and the output
+//! `out = W2[..H] . a_stm + W2[H..] . a_ntm + b2` with the side to move's half first; the
+//! evaluation is `out * 400` centipawns.
+//!
+//! **Loss.** The mean squared error between `sigmoid(out)` and the target
+//! `(1 - wdl) * sigmoid(score / 400) + wdl * result` (`--wdl`). AdamW (0.9, 0.999, 1e-8) with
+//! decoupled weight decay `--weight-decay` on `W1` and `W2`; the learning rate `--lr` is
+//! multiplied by `--lr-gamma` every `--lr-drop-every` epochs. After every step `W1`, `b1` and
+//! `W2` are clamped to ±1.98 so that they quantise into `i16` safely. Each batch is split
+//! across `--threads` threads (default: all cores).
+//!
+//! **Output.** After every epoch `NET` is written (as `NET.tmp`, then renamed), little-endian:
+//! the magic `KBZNET01`, `H` as `u32`, `W1` as `i16 [768 * H]` feature by feature (`w * 255`),
+//! `b1` as `i16 [H]` (`b * 255`), `W2` as `i16 [2 * H]` (`w * 64`) and `b2` as `i32`
+//! (`b * 255 * 64`), all rounded. The engine evaluates it in integers; at the end the trainer
+//! checks that integer evaluation against the float model on validation positions.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Position, Role};
+
+/// Features per perspective: 2 sides × 6 roles × 64 squares.
+const FEATURES: usize = 768;
+
+/// The most pieces a position may hold (the piece codes are packed for 32).
+const MAX_PIECES: usize = 32;
+
+/// Evaluation units per unit of the network's output, and the sigmoid's scale of scores.
+const SCALE: f32 = 400.0;
+
+/// The quantisation factor of the first layer (`W1`, `b1`) and the activation's range.
+const QA: i32 = 255;
+
+/// The quantisation factor of the output weights `W2`.
+const QB: i32 = 64;
+
+/// The bound on `W1`, `b1` and `W2` that keeps their quantised values and sums in `i16`.
+const CLIP: f32 = 1.98;
+
+/// How many validation positions the quantisation check evaluates.
+const CHECK_POSITIONS: usize = 1000;
+
+/// The command line.
+struct Options {
+    data: Vec<PathBuf>,
+    out: PathBuf,
+    hidden: usize,
+    epochs: usize,
+    batch: usize,
+    lr: f32,
+    lr_drop_every: usize,
+    lr_gamma: f32,
+    wdl: f32,
+    weight_decay: f32,
+    threads: usize,
+    seed: u64,
+    validation: f64,
+    max_positions: usize,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut o = Options {
+        data: Vec::new(),
+        out: PathBuf::new(),
+        hidden: 128,
+        epochs: 20,
+        batch: 16384,
+        lr: 0.001,
+        lr_drop_every: 8,
+        lr_gamma: 0.3,
+        wdl: 0.3,
+        weight_decay: 0.01,
+        threads: std::thread::available_parallelism().map_or(1, usize::from),
+        seed: 1,
+        validation: 0.02,
+        max_positions: usize::MAX,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
+        fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String>
+        where
+            T::Err: std::fmt::Display,
+        {
+            v.parse::<T>().map_err(|e| format!("{flag} {v}: {e}"))
+        }
+        match flag.as_str() {
+            "--data" => o.data.push(PathBuf::from(value()?)),
+            "--out" => o.out = PathBuf::from(value()?),
+            "--hidden" => o.hidden = number(&flag, &value()?)?,
+            "--epochs" => o.epochs = number(&flag, &value()?)?,
+            "--batch" => o.batch = number(&flag, &value()?)?,
+            "--lr" => o.lr = number(&flag, &value()?)?,
+            "--lr-drop-every" => o.lr_drop_every = number(&flag, &value()?)?,
+            "--lr-gamma" => o.lr_gamma = number(&flag, &value()?)?,
+            "--wdl" => o.wdl = number(&flag, &value()?)?,
+            "--weight-decay" => o.weight_decay = number(&flag, &value()?)?,
+            "--threads" => o.threads = number(&flag, &value()?)?,
+            "--seed" => o.seed = number(&flag, &value()?)?,
+            "--validation" => o.validation = number(&flag, &value()?)?,
+            "--max-positions" => o.max_positions = number(&flag, &value()?)?,
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    if o.data.is_empty() {
+        return Err("--data FILE is required".into());
+    }
+    if o.out.as_os_str().is_empty() {
+        return Err("--out NET is required".into());
+    }
+    if o.hidden == 0 || !o.hidden.is_multiple_of(16) {
+        return Err(format!("--hidden {} must be a positive multiple of 16", o.hidden));
+    }
+    if o.batch == 0 || o.threads == 0 || o.lr_drop_every == 0 {
+        return Err("--batch, --threads and --lr-drop-every must be positive".into());
+    }
+    if !(0.0..=1.0).contains(&o.wdl) {
+        return Err(format!("--wdl {} must be within 0 and 1", o.wdl));
+    }
+    if !(0.0..1.0).contains(&o.validation) {
+        return Err(format!("--validation {} must be at least 0 and below 1", o.validation));
+    }
+    if !(o.lr.is_finite() && o.lr > 0.0 && o.lr_gamma.is_finite() && o.weight_decay.is_finite()) {
+        return Err("--lr must be positive, --lr-gamma and --weight-decay finite".into());
+    }
+    Ok(o)
+}
+
+/// One training position, packed: 40 bytes.
+#[derive(Clone, Copy)]
+struct Sample {
+    /// The occupied squares.
+    occupied: u64,
+    /// The pieces of the occupied squares from a1 to h8, 4 bits each: `colour * 6 + role`,
+    /// colour 0 for White, role 0 (pawn) to 5 (king).
+    pieces: [u8; MAX_PIECES / 2],
+    /// `(1 - wdl) * sigmoid(score / 400) + wdl * result`, for the side to move.
+    target: f32,
+    /// The data's score in centipawns for the side to move.
+    score: i32,
+    white_to_move: bool,
+}
+
+/// A role's feature number, pawn 0 to king 5.
+fn role_index(role: Role) -> u8 {
+    match role {
+        Role::Pawn => 0,
+        Role::Knight => 1,
+        Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => 5,
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Sample {
+    /// Packs a position with its score and result, both for White; `None` with too many pieces.
+    fn new(pos: &Chess, white_score: i32, white_result: f32, wdl: f32) -> Option<Sample> {
+        let board = pos.board();
+        if board.occupied().count() > MAX_PIECES {
+            return None;
+        }
+        let mut pieces = [0u8; MAX_PIECES / 2];
+        let mut occupied = 0u64;
+        // In the order of `features`, from a1 to h8.
+        for (n, sq) in board.occupied().into_iter().enumerate() {
+            let piece = board.piece_at(sq)?;
+            let code = u8::from(piece.color == Color::Black) * 6 + role_index(piece.role);
+            pieces[n / 2] |= code << (4 * (n % 2));
+            occupied |= 1u64 << u8::from(sq);
+        }
+        let white_to_move = pos.turn() == Color::White;
+        let (score, result) =
+            if white_to_move { (white_score, white_result) } else { (-white_score, 1.0 - white_result) };
+        let target = (1.0 - wdl) * sigmoid(score as f32 / SCALE) + wdl * result;
+        Some(Sample { occupied, pieces, target, score, white_to_move })
+    }
+
+    /// Writes the features of the side to move's and the other side's perspective; returns
+    /// how many each has.
+    fn features(&self, stm: &mut [u16; MAX_PIECES], ntm: &mut [u16; MAX_PIECES]) -> usize {
+        let mut bits = self.occupied;
+        let mut n = 0;
+        let (stm_colour, stm_flip) = if self.white_to_move { (0, 0) } else { (1, 56) };
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as u16;
+            bits &= bits - 1;
+            let code = u16::from((self.pieces[n / 2] >> (4 * (n % 2))) & 15);
+            let (colour, role) = (code / 6, code % 6);
+            // Own pieces are side 0; Black's perspective flips the board vertically.
+            let own = u16::from(colour != stm_colour);
+            stm[n] = own * 384 + role * 64 + (sq ^ stm_flip);
+            ntm[n] = (1 - own) * 384 + role * 64 + (sq ^ stm_flip ^ 56);
+            n += 1;
+        }
+        n
+    }
+}
+
+/// The float network as one flat parameter vector: `W1 [768 * H]`, `b1 [H]`, `W2 [2 * H]`,
+/// `b2`.
+struct Layout {
+    h: usize,
+}
+
+impl Layout {
+    /// The first layer's weights, feature-major.
+    fn w1(&self) -> std::ops::Range<usize> {
+        0..FEATURES * self.h
+    }
+    /// The first layer's biases.
+    fn b1(&self) -> std::ops::Range<usize> {
+        FEATURES * self.h..(FEATURES + 1) * self.h
+    }
+    /// The output weights: the side to move's half, then the other's.
+    fn w2(&self) -> std::ops::Range<usize> {
+        (FEATURES + 1) * self.h..(FEATURES + 3) * self.h
+    }
+    /// The output bias.
+    fn b2(&self) -> usize {
+        (FEATURES + 3) * self.h
+    }
+    /// The number of parameters.
+    fn len(&self) -> usize {
+        self.b2() + 1
+    }
+}
+
+/// The activations of one position, reused from position to position.
+struct Scratch {
+    /// The features of the side to move's and the other side's perspective.
+    stm: [u16; MAX_PIECES],
+    ntm: [u16; MAX_PIECES],
+    /// How many of them there are (the same for both).
+    count: usize,
+    /// The accumulators (before the activation).
+    acc_stm: Vec<f32>,
+    acc_ntm: Vec<f32>,
+    /// The gradients of the loss with respect to the accumulators.
+    d_stm: Vec<f32>,
+    d_ntm: Vec<f32>,
+}
+
+impl Scratch {
+    fn new(h: usize) -> Scratch {
+        Scratch {
+            stm: [0; MAX_PIECES],
+            ntm: [0; MAX_PIECES],
+            count: 0,
+            acc_stm: vec![0.0; h],
+            acc_ntm: vec![0.0; h],
+            d_stm: vec![0.0; h],
+            d_ntm: vec![0.0; h],
+        }
+    }
+}
+
+/// `acc = b1 + the rows of w1 of the features`.
+fn accumulate(acc: &mut [f32], b1: &[f32], w1: &[f32], features: &[u16]) {
+    let h = acc.len();
+    acc.copy_from_slice(b1);
+    for &f in features {
+        let row = &w1[usize::from(f) * h..][..h];
+        for (a, w) in acc.iter_mut().zip(row) {
+            *a += w;
+        }
+    }
+}
+
+/// `sum clamp(acc, 0, 1)^2 * w` in 8 lanes, so that it vectorises.
+fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0f32; 8];
+    for (a, w) in acc.chunks_exact(8).zip(w.chunks_exact(8)) {
+        for i in 0..8 {
+            let c = a[i].clamp(0.0, 1.0);
+            lanes[i] += c * c * w[i];
+        }
+    }
+    lanes.iter().sum()
+}
+
+/// The network's output for the side to move (centipawns / 400); leaves the accumulators and
+/// features in `s`.
+fn forward(params: &[f32], layout: &Layout, sample: &Sample, s: &mut Scratch) -> f32 {
+    s.count = sample.features(&mut s.stm, &mut s.ntm);
+    let (w1, b1, w2) = (&params[layout.w1()], &params[layout.b1()], &params[layout.w2()]);
+    accumulate(&mut s.acc_stm, b1, w1, &s.stm[..s.count]);
+    accumulate(&mut s.acc_ntm, b1, w1, &s.ntm[..s.count]);
+    let h = layout.h;
+    screlu_dot(&s.acc_stm, &w2[..h]) + screlu_dot(&s.acc_ntm, &w2[h..]) + params[layout.b2()]
+}
+
+/// Adds the gradient of `scale * (sigmoid(out) - target)^2` to `grad`; returns the squared error.
+fn backward(
+    params: &[f32],
+    layout: &Layout,
+    sample: &Sample,
+    scale: f32,
+    s: &mut Scratch,
+    grad: &mut [f32],
+) -> f32 {
+    let out = forward(params, layout, sample, s);
+    let p = sigmoid(out);
+    let error = p - sample.target;
+    let g = scale * 2.0 * error * p * (1.0 - p);
+    let h = layout.h;
+    let w2 = &params[layout.w2()];
+    grad[layout.b2()] += g;
+    {
+        let gw2 = &mut grad[layout.w2()];
+        let (g_stm, g_ntm) = gw2.split_at_mut(h);
+        for (acc, w, gw, d) in
+            [(&s.acc_stm, &w2[..h], g_stm, &mut s.d_stm), (&s.acc_ntm, &w2[h..], g_ntm, &mut s.d_ntm)]
+        {
+            for (((&x, &w), gw), d) in acc.iter().zip(w).zip(gw.iter_mut()).zip(d.iter_mut()) {
+                let c = x.clamp(0.0, 1.0);
+                *gw += g * c * c;
+                *d = if x > 0.0 && x < 1.0 { 2.0 * g * w * x } else { 0.0 };
+            }
+        }
+    }
+    for ((gb, ds), dn) in grad[layout.b1()].iter_mut().zip(&s.d_stm).zip(&s.d_ntm) {
+        *gb += ds + dn;
+    }
+    let gw1 = &mut grad[layout.w1()];
+    for (features, d) in [(&s.stm[..s.count], &s.d_stm), (&s.ntm[..s.count], &s.d_ntm)] {
+        for &f in features {
+            let row = &mut gw1[usize::from(f) * h..][..h];
+            for (r, d) in row.iter_mut().zip(d) {
+                *r += d;
+            }
+        }
+    }
+    error * error
+}
+
+/// The summed squared error over `samples`, split across `threads`.
+fn loss_sum(params: &[f32], layout: &Layout, samples: &[Sample], threads: usize) -> f64 {
+    let per = samples.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(per)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut s = Scratch::new(layout.h);
+                    chunk
+                        .iter()
+                        .map(|sample| {
+                            let e = sigmoid(forward(params, layout, sample, &mut s)) - sample.target;
+                            f64::from(e * e)
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(f64::NAN)).sum()
+    })
+}
+
+/// AdamW's moments and step count.
+struct AdamW {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl AdamW {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPSILON: f32 = 1e-8;
+
+    /// One step on `params`; weight decay and clamping on `W1` and `W2`, clamping on `b1`.
+    fn step(&mut self, params: &mut [f32], grad: &[f32], layout: &Layout, lr: f32, decay: f32) {
+        self.t = self.t.saturating_add(1);
+        let c1 = 1.0 - Self::BETA1.powi(self.t);
+        let c2 = 1.0 - Self::BETA2.powi(self.t);
+        // (range, weight decay, clamp)
+        let segments = [
+            (layout.w1(), decay, CLIP),
+            (layout.b1(), 0.0, CLIP),
+            (layout.w2(), decay, CLIP),
+            (layout.b2()..layout.b2() + 1, 0.0, f32::MAX),
+        ];
+        for (range, decay, clip) in segments {
+            let keep = 1.0 - lr * decay;
+            let (p, g) = (&mut params[range.clone()], &grad[range.clone()]);
+            let (m, v) = (&mut self.m[range.clone()], &mut self.v[range]);
+            for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+                *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+                *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+                let update = (*m / c1) / ((*v / c2).sqrt() + Self::EPSILON);
+                *p = (*p * keep - lr * update).clamp(-clip, clip);
+            }
+        }
+    }
+}
+
+/// The quantised network, as the file holds it and the engine uses it.
+struct Quantised {
+    /// The hidden layer's size; the weights are laid out as in the file.
+    h: usize,
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    w2: Vec<i16>,
+    b2: i32,
+}
+
+impl Quantised {
+    fn new(params: &[f32], layout: &Layout) -> Quantised {
+        let q = |w: &f32, f: i32| (w * f as f32).round() as i16;
+        Quantised {
+            h: layout.h,
+            w1: params[layout.w1()].iter().map(|w| q(w, QA)).collect(),
+            b1: params[layout.b1()].iter().map(|w| q(w, QA)).collect(),
+            w2: params[layout.w2()].iter().map(|w| q(w, QB)).collect(),
+            b2: (f64::from(params[layout.b2()]) * f64::from(QA * QB)).round() as i32,
+        }
+    }
+
+    /// The engine's integer evaluation in centipawns for the side to move.
+    fn evaluate(&self, sample: &Sample) -> i64 {
+        let (mut stm, mut ntm) = ([0u16; MAX_PIECES], [0u16; MAX_PIECES]);
+        let n = sample.features(&mut stm, &mut ntm);
+        let h = self.h;
+        let mut sum = 0i64;
+        for (features, w2) in [(&stm[..n], &self.w2[..h]), (&ntm[..n], &self.w2[h..])] {
+            let mut acc = self.b1.clone();
+            for &f in features {
+                for (a, w) in acc.iter_mut().zip(&self.w1[usize::from(f) * h..][..h]) {
+                    *a = a.wrapping_add(*w);
+                }
+            }
+            for (&a, &w) in acc.iter().zip(w2) {
+                let c = i64::from(a.clamp(0, QA as i16));
+                sum += c * c * i64::from(w);
+            }
+        }
+        (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE as i32) / i64::from(QA * QB)
+    }
+
+    /// Writes the network to `path` by way of `path.tmp`.
+    fn write(&self, path: &Path) -> Result<(), String> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let write = || -> std::io::Result<()> {
+            let mut out = BufWriter::new(File::create(&tmp)?);
+            out.write_all(b"KBZNET01")?;
+            out.write_all(&u32::try_from(self.h).unwrap_or(u32::MAX).to_le_bytes())?;
+            for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+                out.write_all(&w.to_le_bytes())?;
+            }
+            out.write_all(&self.b2.to_le_bytes())?;
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            std::fs::rename(&tmp, path)
+        };
+        write().map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// Parses one data line into a sample.
+fn parse_line(line: &str, wdl: f32) -> Result<Sample, String> {
+    let mut parts = line.split('|');
+    let (Some(fen), Some(score), Some(result), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err("not `FEN | score | result`".into());
+    };
+    let fen = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| format!("FEN: {e}"))?;
+    let pos: Chess = fen.into_position(CastlingMode::Standard).map_err(|e| format!("position: {e}"))?;
+    let score: i32 = score.trim().parse().map_err(|e| format!("score: {e}"))?;
+    let result: f32 = result.trim().parse().map_err(|e| format!("result: {e}"))?;
+    if !(0.0..=1.0).contains(&result) {
+        return Err(format!("result {result} not within 0 and 1"));
+    }
+    Sample::new(&pos, score, result, wdl).ok_or_else(|| "too many pieces".into())
+}
+
+/// Appends the positions of `path` to `samples`, up to `max` in all.
+fn read_data(path: &Path, wdl: f32, max: usize, samples: &mut Vec<Sample>) -> Result<(), String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut buffer = Vec::new();
+    let (mut read, mut bad, mut incomplete) = (0usize, 0usize, false);
+    let mut first_bad = None;
+    let mut number = 0usize;
+    while samples.len() < max {
+        buffer.clear();
+        let n = reader.read_until(b'\n', &mut buffer).map_err(|e| format!("{}: {e}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        number += 1;
+        if buffer.last() != Some(&b'\n') {
+            // The writer may be in the middle of this line.
+            incomplete = true;
+            break;
+        }
+        let Ok(line) = std::str::from_utf8(&buffer) else {
+            bad += 1;
+            first_bad.get_or_insert_with(|| format!("line {number}: not UTF-8"));
+            continue;
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_line(line, wdl) {
+            Ok(sample) => {
+                samples.push(sample);
+                read += 1;
+            }
+            Err(e) => {
+                bad += 1;
+                first_bad.get_or_insert_with(|| format!("line {number}: {e}"));
+            }
+        }
+    }
+    eprintln!("{}: {read} positions", path.display());
+    if bad > 0 {
+        eprintln!("{}: skipped {bad} bad lines (first: {})", path.display(), first_bad.unwrap_or_default());
+    }
+    if incomplete {
+        eprintln!("{}: skipped an incomplete last line", path.display());
+    }
+    Ok(())
+}
+
+/// The initial parameters: `W1` uniform in ±0.1 (about 30 pieces give accumulators spread
+/// over ±0.3), `b1` 0.05, `W2` uniform in ±1/sqrt(2H), `b2` 0.
+fn initial_parameters(layout: &Layout, rng: &mut StdRng) -> Vec<f32> {
+    let mut params = vec![0f32; layout.len()];
+    for w in &mut params[layout.w1()] {
+        *w = rng.random_range(-0.1..0.1);
+    }
+    params[layout.b1()].fill(0.05);
+    let bound = 1.0 / ((2 * layout.h) as f32).sqrt();
+    for w in &mut params[layout.w2()] {
+        *w = rng.random_range(-bound..bound);
+    }
+    params
+}
+
+/// One epoch of minibatch training over `train`; returns the mean training loss.
+fn train_epoch(
+    params: &mut [f32],
+    layout: &Layout,
+    train: &[Sample],
+    grads: &mut [Vec<f32>],
+    adam: &mut AdamW,
+    lr: f32,
+    options: &Options,
+) -> f64 {
+    let mut total = 0.0;
+    for batch in train.chunks(options.batch) {
+        let scale = 1.0 / batch.len() as f32;
+        let per = batch.len().div_ceil(grads.len());
+        let shared: &[f32] = params;
+        let losses: f64 = std::thread::scope(|scope| {
+            let handles: Vec<_> = batch
+                .chunks(per)
+                .zip(grads.iter_mut())
+                .map(|(chunk, grad)| {
+                    scope.spawn(move || {
+                        grad.fill(0.0);
+                        let mut s = Scratch::new(layout.h);
+                        chunk
+                            .iter()
+                            .map(|sample| f64::from(backward(shared, layout, sample, scale, &mut s, grad)))
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(f64::NAN)).sum()
+        });
+        total += losses;
+        let used = batch.len().div_ceil(per);
+        let (first, rest) = grads.split_at_mut(1);
+        for other in &rest[..used - 1] {
+            for (a, b) in first[0].iter_mut().zip(other) {
+                *a += b;
+            }
+        }
+        adam.step(params, &first[0], layout, lr, options.weight_decay);
+    }
+    total / train.len().max(1) as f64
+}
+
+fn main() -> ExitCode {
+    let options = match parse_options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("train_network: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let started = Instant::now();
+    let mut samples = Vec::new();
+    for path in &options.data {
+        if let Err(e) = read_data(path, options.wdl, options.max_positions, &mut samples) {
+            eprintln!("train_network: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if samples.is_empty() {
+        eprintln!("train_network: no positions");
+        return ExitCode::FAILURE;
+    }
+
+    let mut rng = StdRng::seed_from_u64(options.seed);
+    let layout = Layout { h: options.hidden };
+    let mut params = initial_parameters(&layout, &mut rng);
+    samples.shuffle(&mut rng);
+    let held_out = ((samples.len() as f64 * options.validation).round() as usize).min(samples.len() - 1);
+    let valid = samples.split_off(samples.len() - held_out);
+    let mut train = samples;
+    eprintln!(
+        "{} training and {} validation positions ({} MB) read in {:.1} s; {} threads",
+        train.len(),
+        valid.len(),
+        (train.len() + valid.len()) * std::mem::size_of::<Sample>() / 1_000_000,
+        started.elapsed().as_secs_f64(),
+        options.threads
+    );
+
+    let mut grads = vec![vec![0f32; layout.len()]; options.threads];
+    let mut adam = AdamW { m: vec![0.0; layout.len()], v: vec![0.0; layout.len()], t: 0 };
+    // The mean loss over `samples`, printed.
+    let mean = |samples: &[Sample], params: &[f32]| {
+        if samples.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:.6}", loss_sum(params, &layout, samples, options.threads) / samples.len() as f64)
+        }
+    };
+    println!("start: train loss {}, validation loss {}", mean(&train, &params), mean(&valid, &params));
+    let training = Instant::now();
+    let mut lr = options.lr;
+    for epoch in 1..=options.epochs {
+        if epoch > 1 && (epoch - 1) % options.lr_drop_every == 0 {
+            lr *= options.lr_gamma;
+        }
+        let epoch_started = Instant::now();
+        train.shuffle(&mut rng);
+        let train_loss = train_epoch(&mut params, &layout, &train, &mut grads, &mut adam, lr, &options);
+        let speed = train.len() as f64 / epoch_started.elapsed().as_secs_f64();
+        let valid_loss = mean(&valid, &params);
+        println!(
+            "epoch {epoch:3}: lr {lr:.6}, train loss {train_loss:.6}, validation loss {valid_loss}, \
+             {speed:.0} positions/s, {:.1} s",
+            training.elapsed().as_secs_f64()
+        );
+        if let Err(e) = Quantised::new(&params, &layout).write(&options.out) {
+            eprintln!("train_network: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let quantised = Quantised::new(&params, &layout);
+    if options.epochs == 0
+        && let Err(e) = quantised.write(&options.out)
+    {
+        eprintln!("train_network: {e}");
+        return ExitCode::FAILURE;
+    }
+    println!("wrote {}", options.out.display());
+
+    // The quantisation check: the engine's integer evaluation against the float model.
+    let checked = if valid.is_empty() { &train } else { &valid };
+    let checked = &checked[..checked.len().min(CHECK_POSITIONS)];
+    let mut s = Scratch::new(layout.h);
+    let (mut quant_error, mut data_error) = (0.0, 0.0);
+    for sample in checked {
+        let float_cp = f64::from(forward(&params, &layout, sample, &mut s) * SCALE);
+        quant_error += (float_cp - quantised.evaluate(sample) as f64).abs();
+        data_error += (float_cp - f64::from(sample.score)).abs();
+    }
+    let n = checked.len().max(1) as f64;
+    println!(
+        "{} {} positions: mean |integer - float| {:.2} cp, mean |float - data score| {:.1} cp",
+        checked.len(),
+        if valid.is_empty() { "training" } else { "validation" },
+        quant_error / n,
+        data_error / n
+    );
+    if let Some(start) = Sample::new(&Chess::default(), 0, 0.5, options.wdl) {
+        let float_cp = forward(&params, &layout, &start, &mut s) * SCALE;
+        println!("start position: float {float_cp:.1} cp, integer {} cp", quantised.evaluate(&start));
+    }
+    eprintln!("done in {:.1} s", started.elapsed().as_secs_f64());
+    ExitCode::SUCCESS
+}

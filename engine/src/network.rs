@@ -1,0 +1,460 @@
+//! The evaluation network (NNUE): a learned evaluation that the search can use instead of the
+//! classical one.
+//!
+//! The model: 768 inputs per perspective (a piece of one of two colours, relative to the
+//! perspective, and one of six roles on one of 64 squares, the board flipped for Black), into
+//! one hidden layer of `H` neurons whose weights both perspectives share, a squared clipped
+//! ReLU (`clamp(x, 0, 1)²`), and one output from the side to move's half and the other half.
+//! It is trained by `engine/examples/train_network.rs` on positions of Kibitz's own self-play
+//! (`engine/examples/datagen.rs`), labelled by the search's score and the game's result.
+//!
+//! The engine runs it in integers: the hidden layer (the *accumulator*) is kept in `i16` with
+//! the weights quantised by 255, the output weights by 64. The search updates accumulators
+//! incrementally from the move played (two to four rows of weights added or taken away per
+//! perspective) instead of summing every piece again.
+//!
+//! The file format, little-endian: the magic `KBZNET01`, `u32` H, `i16` feature weights
+//! (768 × H, feature-major), `i16` hidden biases (H), `i16` output weights (2 × H, the side to
+//! move's half first), `i32` output bias (quantised by 255 × 64).
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
+
+use crate::{EngineOption, OptionKind};
+
+/// The inputs per perspective.
+pub const INPUTS: usize = 768;
+/// The quantisation of the hidden layer: its weights and biases are multiplied by this.
+const QA: i32 = 255;
+/// The quantisation of the output weights.
+const QB: i32 = 64;
+/// The output's scale to centipawns.
+const SCALE: i32 = 400;
+/// The first bytes of a network file.
+const MAGIC: &[u8; 8] = b"KBZNET01";
+/// The widest hidden layer a file may have.
+const MAX_HIDDEN: usize = 4096;
+
+/// The network shipped with Kibitz, built into the program.
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../net/kibitz.nnue");
+
+/// Which evaluation a search uses.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The hand-written evaluation (`eval`), with weights tuned by the Texel tuner.
+    #[default]
+    Classical,
+    /// The network built into Kibitz.
+    Network,
+}
+
+impl Evaluation {
+    /// The network this evaluation runs, if it is one.
+    #[must_use]
+    pub fn network(self) -> Option<Arc<Network>> {
+        match self {
+            Evaluation::Classical => None,
+            Evaluation::Network => Some(Network::embedded()),
+        }
+    }
+}
+
+/// The engine options that choose the evaluation, as UCI and xboard offer them: `UseNNUE`
+/// (the network rather than the classical evaluation) and `EvalFile` (a network file instead
+/// of the built-in one; empty for the built-in one).
+#[must_use]
+pub fn evaluation_options() -> Vec<EngineOption> {
+    vec![
+        EngineOption {
+            name: "UseNNUE".into(),
+            kind: OptionKind::Check { default: Evaluation::default() == Evaluation::Network },
+        },
+        EngineOption { name: "EvalFile".into(), kind: OptionKind::Path { default: String::new() } },
+    ]
+}
+
+/// A network file that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file does not start with `KBZNET01`.
+    NotANetwork,
+    /// The hidden layer's size is 0, not a multiple of 16, or above 4096.
+    BadHiddenSize(u64),
+    /// The file's length does not match its hidden layer's size.
+    WrongLength {
+        /// The length the header implies.
+        expected: usize,
+        /// The file's length.
+        found: usize,
+    },
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::NotANetwork => write!(f, "not a Kibitz network file (no KBZNET01 header)"),
+            NetworkError::BadHiddenSize(h) => {
+                write!(f, "a hidden layer of {h} neurons (it must be a multiple of 16 up to {MAX_HIDDEN})")
+            }
+            NetworkError::WrongLength { expected, found } => {
+                write!(f, "the file has {found} bytes where its header says {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// A loaded evaluation network.
+#[derive(Clone, Debug)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS × hidden`, the weights of feature `f` at `f * hidden ..`.
+    feature_weights: Vec<i16>,
+    feature_bias: Vec<i16>,
+    /// `2 × hidden`: the side to move's half, then the other's.
+    output_weights: Vec<i16>,
+    output_bias: i32,
+}
+
+/// The hidden layer of one position from both perspectives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    white: Vec<i16>,
+    black: Vec<i16>,
+}
+
+impl Accumulator {
+    /// An accumulator for a network of `hidden` neurons, to be filled by
+    /// [`Network::refresh`].
+    #[must_use]
+    pub fn new(hidden: usize) -> Accumulator {
+        Accumulator { white: vec![0; hidden], black: vec![0; hidden] }
+    }
+
+    fn side(&self, perspective: Color) -> &[i16] {
+        match perspective {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+/// The input of a piece of `color` and `role` on `square` for `perspective`.
+#[must_use]
+pub fn feature(perspective: Color, color: Color, role: Role, square: Square) -> usize {
+    let square = match perspective {
+        Color::White => square as usize,
+        Color::Black => square as usize ^ 56,
+    };
+    let side = usize::from(color != perspective);
+    side * 384 + (role as usize - 1) * 64 + square
+}
+
+/// What a move changes on the board: pieces taken away and put down, as `(color, role,
+/// square)`.
+struct Delta {
+    removed: [(Color, Role, Square); 2],
+    removed_len: usize,
+    added: [(Color, Role, Square); 2],
+    added_len: usize,
+}
+
+impl Delta {
+    /// The change `m`, played by `us`, makes; `None` for a drop, which chess has not.
+    fn of(us: Color, m: Move) -> Option<Delta> {
+        let filler = (us, Role::Pawn, Square::A1);
+        let mut d = Delta { removed: [filler; 2], removed_len: 0, added: [filler; 2], added_len: 0 };
+        let remove = |d: &mut Delta, piece| {
+            d.removed[d.removed_len] = piece;
+            d.removed_len += 1;
+        };
+        let add = |d: &mut Delta, piece| {
+            d.added[d.added_len] = piece;
+            d.added_len += 1;
+        };
+        match m {
+            Move::Normal { role, from, capture, to, promotion } => {
+                remove(&mut d, (us, role, from));
+                if let Some(captured) = capture {
+                    remove(&mut d, (!us, captured, to));
+                }
+                add(&mut d, (us, promotion.unwrap_or(role), to));
+            }
+            Move::EnPassant { from, to } => {
+                remove(&mut d, (us, Role::Pawn, from));
+                remove(&mut d, (!us, Role::Pawn, Square::from_coords(to.file(), from.rank())));
+                add(&mut d, (us, Role::Pawn, to));
+            }
+            Move::Castle { king, rook } => {
+                let side = m.castling_side()?;
+                remove(&mut d, (us, Role::King, king));
+                remove(&mut d, (us, Role::Rook, rook));
+                add(&mut d, (us, Role::King, side.king_to(us)));
+                add(&mut d, (us, Role::Rook, side.rook_to(us)));
+            }
+            Move::Put { .. } => return None,
+        }
+        Some(d)
+    }
+}
+
+impl Network {
+    /// Reads a network file.
+    ///
+    /// # Errors
+    /// When the bytes are not a whole network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let header = MAGIC.len() + 4;
+        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(NetworkError::NotANetwork);
+        }
+        let mut size = [0u8; 4];
+        size.copy_from_slice(&bytes[MAGIC.len()..header]);
+        let hidden = u32::from_le_bytes(size);
+        let h = hidden as usize;
+        if h == 0 || !h.is_multiple_of(16) || h > MAX_HIDDEN {
+            return Err(NetworkError::BadHiddenSize(u64::from(hidden)));
+        }
+        let expected = header + 2 * (INPUTS * h + h + 2 * h) + 4;
+        if bytes.len() != expected {
+            return Err(NetworkError::WrongLength { expected, found: bytes.len() });
+        }
+        let mut words = bytes[header..expected - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let feature_weights: Vec<i16> = words.by_ref().take(INPUTS * h).collect();
+        let feature_bias: Vec<i16> = words.by_ref().take(h).collect();
+        let output_weights: Vec<i16> = words.collect();
+        let mut bias = [0u8; 4];
+        bias.copy_from_slice(&bytes[expected - 4..]);
+        Ok(Network {
+            hidden: h,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias: i32::from_le_bytes(bias),
+        })
+    }
+
+    /// The network built into Kibitz.
+    ///
+    /// # Panics
+    /// Never for a released build: the tests check that the embedded file reads.
+    #[must_use]
+    pub fn embedded() -> Arc<Network> {
+        static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+        #[allow(clippy::expect_used)]
+        Arc::clone(NETWORK.get_or_init(|| {
+            Arc::new(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network file reads"))
+        }))
+    }
+
+    /// The number of hidden neurons.
+    #[must_use]
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Evaluates `pos` in centipawns for the side to move, from scratch.
+    #[must_use]
+    pub fn evaluate(&self, pos: &Chess) -> i32 {
+        let mut acc = Accumulator::new(self.hidden);
+        self.refresh(pos.board(), &mut acc);
+        self.output(&acc, pos.turn())
+    }
+
+    /// Fills `acc` with the hidden layer of `board`.
+    pub fn refresh(&self, board: &Board, acc: &mut Accumulator) {
+        for (perspective, values) in [(Color::White, &mut acc.white), (Color::Black, &mut acc.black)] {
+            values.resize(self.hidden, 0);
+            values.copy_from_slice(&self.feature_bias);
+            for (square, piece) in board {
+                let f = feature(perspective, piece.color, piece.role, square);
+                add_row(values, self.row(f));
+            }
+        }
+    }
+
+    /// Sets `child` to `parent` after `us` played `m`, and returns whether it could: a move
+    /// the network cannot follow (a drop) leaves `child` as it was and returns `false`.
+    pub fn update(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
+        let Some(delta) = Delta::of(us, m) else { return false };
+        for perspective in [Color::White, Color::Black] {
+            let (from, to) = match perspective {
+                Color::White => (&parent.white, &mut child.white),
+                Color::Black => (&parent.black, &mut child.black),
+            };
+            to.resize(self.hidden, 0);
+            let row = |&(color, role, square): &(Color, Role, Square)| {
+                self.row(feature(perspective, color, role, square))
+            };
+            match (delta.removed_len, delta.added_len) {
+                (1, 1) => sub_add(to, from, row(&delta.removed[0]), row(&delta.added[0])),
+                (2, 1) => sub_sub_add(
+                    to,
+                    from,
+                    row(&delta.removed[0]),
+                    row(&delta.removed[1]),
+                    row(&delta.added[0]),
+                ),
+                _ => {
+                    to.copy_from_slice(from);
+                    for piece in &delta.removed[..delta.removed_len] {
+                        sub_row(to, row(piece));
+                    }
+                    for piece in &delta.added[..delta.added_len] {
+                        add_row(to, row(piece));
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The evaluation in centipawns, for `turn`, of the position whose hidden layer is `acc`.
+    #[must_use]
+    pub fn output(&self, acc: &Accumulator, turn: Color) -> i32 {
+        let (ours, theirs) = self.output_weights.split_at(self.hidden);
+        let sum = screlu_dot(acc.side(turn), ours) + screlu_dot(acc.side(!turn), theirs);
+        let cp = (sum / i64::from(QA) + i64::from(self.output_bias)) * i64::from(SCALE) / i64::from(QA * QB);
+        i32::try_from(cp).unwrap_or(if cp < 0 { i32::MIN / 2 } else { i32::MAX / 2 })
+    }
+
+    fn row(&self, feature: usize) -> &[i16] {
+        &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+}
+
+fn add_row(values: &mut [i16], row: &[i16]) {
+    for (v, w) in values.iter_mut().zip(row) {
+        *v = v.wrapping_add(*w);
+    }
+}
+
+fn sub_row(values: &mut [i16], row: &[i16]) {
+    for (v, w) in values.iter_mut().zip(row) {
+        *v = v.wrapping_sub(*w);
+    }
+}
+
+fn sub_add(to: &mut [i16], from: &[i16], sub: &[i16], add: &[i16]) {
+    for (((t, f), s), a) in to.iter_mut().zip(from).zip(sub).zip(add) {
+        *t = f.wrapping_sub(*s).wrapping_add(*a);
+    }
+}
+
+fn sub_sub_add(to: &mut [i16], from: &[i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
+    for ((((t, f), s1), s2), a) in to.iter_mut().zip(from).zip(sub1).zip(sub2).zip(add) {
+        *t = f.wrapping_sub(*s1).wrapping_sub(*s2).wrapping_add(*a);
+    }
+}
+
+/// `Σ clamp(v, 0, QA)² × w`.
+fn screlu_dot(values: &[i16], weights: &[i16]) -> i64 {
+    let mut sum = 0i64;
+    for chunk in values.chunks(64).zip(weights.chunks(64)) {
+        let mut partial = 0i32;
+        for (&v, &w) in chunk.0.iter().zip(chunk.1) {
+            let v = i32::from(v).clamp(0, QA);
+            partial += v * i32::from(w) * v;
+        }
+        sum += i64::from(partial);
+    }
+    sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, EnPassantMode};
+
+    /// A network with small pseudo-random weights, to test the arithmetic without a file.
+    fn random_network(hidden: usize) -> Network {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |range: i64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            i16::try_from((state % (2 * range as u64 + 1)) as i64 - range).unwrap_or(0)
+        };
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
+        for _ in 0..INPUTS * hidden {
+            bytes.extend_from_slice(&next(60).to_le_bytes());
+        }
+        for _ in 0..hidden {
+            bytes.extend_from_slice(&next(100).to_le_bytes());
+        }
+        for _ in 0..2 * hidden {
+            bytes.extend_from_slice(&next(127).to_le_bytes());
+        }
+        bytes.extend_from_slice(&1234i32.to_le_bytes());
+        Network::from_bytes(&bytes).expect("a well-formed network")
+    }
+
+    #[test]
+    fn incremental_updates_match_a_refresh_after_every_kind_of_move() {
+        let net = random_network(32);
+        // Castling both ways, en passant, promotions with and without capture, captures.
+        let fens = [
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3pPk/8/4P3/8 b - g3 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        for fen in fens {
+            let pos: Chess =
+                fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal");
+            let mut parent = Accumulator::new(32);
+            net.refresh(pos.board(), &mut parent);
+            for m in pos.legal_moves() {
+                let mut child = Accumulator::new(32);
+                assert!(net.update(&parent, &mut child, pos.turn(), m));
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                let mut fresh = Accumulator::new(32);
+                net.refresh(after.board(), &mut fresh);
+                assert_eq!(child, fresh, "{fen} {m}");
+                assert_eq!(net.output(&child, after.turn()), net.evaluate(&after), "{fen} {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_for_a_mirrored_position() {
+        let net = random_network(16);
+        let pos: Chess = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+            .parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Standard)
+            .expect("legal");
+        let mirrored = pos.to_setup(EnPassantMode::Legal);
+        let flipped: Chess = {
+            let mut setup = mirrored;
+            setup.mirror();
+            setup.position(CastlingMode::Standard).expect("legal")
+        };
+        assert_eq!(net.evaluate(&pos), net.evaluate(&flipped));
+    }
+
+    #[test]
+    fn broken_files_are_refused_with_a_reason() {
+        assert_eq!(Network::from_bytes(b"not a net").err(), Some(NetworkError::NotANetwork));
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&17u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&bytes).err(), Some(NetworkError::BadHiddenSize(17)));
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&16u32.to_le_bytes());
+        bytes.extend_from_slice(&[0; 10]);
+        assert!(matches!(Network::from_bytes(&bytes), Err(NetworkError::WrongLength { found: 22, .. })));
+    }
+
+    #[test]
+    fn the_embedded_network_reads() {
+        assert!(Network::embedded().hidden() >= 16);
+    }
+}

@@ -1,0 +1,69 @@
+//! The network's accumulators along the current line of one search thread, one per ply,
+//! updated lazily: a node's accumulator is only computed when its position is evaluated, from
+//! the nearest ancestor's on the line by the moves played since (a null move changes nothing),
+//! or from scratch when no ancestor has one.
+
+use shakmaty::{Chess, Move, Position};
+
+use super::params::MAX_PLY;
+use crate::network::{Accumulator, Network};
+
+/// One accumulator per ply of the current line, and whether it holds that ply's position.
+#[derive(Default)]
+pub struct AccumulatorStack {
+    accumulators: Vec<Accumulator>,
+    valid: Vec<bool>,
+    /// The hidden size the accumulators are made for.
+    hidden: usize,
+}
+
+impl AccumulatorStack {
+    /// Forgets the accumulator of `ply`: a new position is searched there.
+    pub fn invalidate(&mut self, ply: usize) {
+        if let Some(v) = self.valid.get_mut(ply) {
+            *v = false;
+        }
+    }
+
+    /// The network's evaluation of `pos`, which is `ply` plies from the root, reached by
+    /// `line[..ply]` (each move played by the side to move at its ply; `None` a null move).
+    pub fn evaluate(&mut self, net: &Network, pos: &Chess, line: &[Option<Move>], ply: usize) -> i32 {
+        if self.hidden != net.hidden() || self.accumulators.len() <= ply {
+            self.hidden = net.hidden();
+            self.accumulators = (0..=MAX_PLY.max(ply)).map(|_| Accumulator::new(net.hidden())).collect();
+            self.valid = vec![false; self.accumulators.len()];
+        }
+        let mut base = ply;
+        while !self.valid[base] && base > 0 {
+            base -= 1;
+        }
+        if self.valid[base] {
+            // The side to move at `base`: the one at `ply`, or the other after an odd number
+            // of plies.
+            let mut mover = if (ply - base).is_multiple_of(2) { pos.turn() } else { !pos.turn() };
+            for p in base..ply {
+                let (done, rest) = self.accumulators.split_at_mut(p + 1);
+                let (parent, child) = (&done[p], &mut rest[0]);
+                let followed = match line[p] {
+                    Some(m) => net.update(parent, child, mover, m),
+                    None => {
+                        child.clone_from(parent);
+                        true
+                    }
+                };
+                if !followed {
+                    break;
+                }
+                self.valid[p + 1] = true;
+                mover = !mover;
+            }
+        }
+        if !self.valid[ply] {
+            net.refresh(pos.board(), &mut self.accumulators[ply]);
+            self.valid[ply] = true;
+        }
+        let score = net.output(&self.accumulators[ply], pos.turn());
+        debug_assert_eq!(score, net.evaluate(pos), "the incremental accumulator went astray");
+        score
+    }
+}
