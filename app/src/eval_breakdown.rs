@@ -1,12 +1,15 @@
-//! The score breakdown (Crafty's `score`): the static evaluation of the position on the board
-//! by part (material, piece squares, mobility, pawns, pieces, king safety, threats, tempo) for
-//! each side, in pawns, with the evaluation they add up to; and, asked of one of the user's
+//! The score breakdown (Crafty's `score`): the classical static evaluation of the position on
+//! the board by part (material, piece squares, mobility, pawns, pieces, king safety, threats,
+//! tempo) for each side, in pawns, with the evaluation they add up to; the evaluation network's
+//! score, which Kibitz's search uses and which has no parts; and, asked of one of the user's
 //! engines, that engine's own evaluation as it prints it (Stockfish's `eval`).
 
 use std::sync::Arc;
 
 use egui::{Context, Grid, Id, Modal, RichText, ScrollArea};
-use kibitz_engine::{Breakdown, Command, EngineConfig, Event, GameRecord, NodeId, Player, breakdown};
+use kibitz_engine::{
+    Breakdown, Command, EngineConfig, Event, GameRecord, Network, NodeId, Player, breakdown,
+};
 use shakmaty::{Chess, Color, Position};
 
 use crate::engine_choice::spawn_player;
@@ -75,7 +78,7 @@ impl ScoreDialog {
             place,
             to_move: pos.turn(),
             position: pos.clone(),
-            breakdown: breakdown(pos),
+            breakdown: Breakdown { network: Some(Network::embedded().evaluate_white(pos)), ..breakdown(pos) },
             engines,
             chosen,
             asked: None,
@@ -142,7 +145,7 @@ impl ScoreDialog {
             ui.set_width(380.0);
             ui.heading("Score breakdown");
             let side = if self.to_move == Color::White { "White" } else { "Black" };
-            ui.label(format!("Kibitz's static evaluation {}, {side} to move, in pawns.", self.place));
+            ui.label(format!("Kibitz's classical static evaluation {}, {side} to move, in pawns.", self.place));
             Grid::new("score-terms").num_columns(4).striped(true).min_col_width(60.0).show(ui, |ui| {
                 for head in ["Term", "White", "Black", "Total"] {
                     ui.label(RichText::new(head).strong());
@@ -166,6 +169,10 @@ impl ScoreDialog {
             });
             let eval = f64::from(self.breakdown.eval);
             ui.label(RichText::new(format!("Evaluation {} for White", pawns(eval))).strong());
+            if let Some(network) = self.breakdown.network {
+                ui.label(RichText::new(format!("Network {} for White", pawns(f64::from(network)))).strong())
+                    .on_hover_text("The evaluation network's score, the one Kibitz's search uses; it has no parts to show");
+            }
             ui.weak(format!(
                 "Phase {} of {}: the middlegame and endgame values are blended by the material left.",
                 self.breakdown.phase,

@@ -180,6 +180,10 @@ fn the_score_shows_every_part_and_the_evaluation() {
     let white = if pos.turn() == Color::White { evaluate(&pos) } else { -evaluate(&pos) };
     let expected = format!("Evaluation {:+.2} for White", f64::from(white) / 100.0);
     assert!(h.query_by_label(&expected).is_some(), "{expected}");
+    let network = kibitz_engine::Network::embedded().evaluate_white(&pos);
+    let shown = if network == 0 { "0.00".to_owned() } else { format!("{:+.2}", f64::from(network) / 100.0) };
+    let expected = format!("Network {shown} for White");
+    assert!(h.query_by_label(&expected).is_some(), "{expected}");
     assert!(h.query_by_label_contains("after 4... Qg5").is_some(), "the position is named");
     click(&mut h, "Close");
     assert!(h.query_by_label("Material").is_none(), "closed");

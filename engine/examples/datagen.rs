@@ -8,8 +8,12 @@
 //!
 //! ```text
 //! cargo run --release -p kibitz-engine --example datagen -- --out FILE [--games N]
-//!     [--nodes N] [--random-plies N] [--seed N] [--tb DIR]
+//!     [--nodes N] [--random-plies N] [--seed N] [--tb DIR] [--eval classical|network]
 //! ```
+//!
+//! `--eval` is the evaluation the games are played with: the network by default (each network
+//! learns from the games of the one before it), `classical` for the hand-written one, which
+//! made the data of the first shipped network.
 //!
 //! Each game starts from the start position with `--random-plies` (8) uniformly random legal
 //! moves, kept only if the search then scores it within 300 centipawns. It ends by the rules
@@ -28,7 +32,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use kibitz_engine::{Engine, Score, SearchLimits, SyzygyTables, TablebaseVerdict, position_hash};
+use kibitz_engine::{Engine, Evaluation, Score, SearchLimits, SyzygyTables, TablebaseVerdict, position_hash};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -43,6 +47,7 @@ struct Options {
     random_plies: u32,
     seed: u64,
     tb: Option<PathBuf>,
+    eval: Evaluation,
 }
 
 fn parse() -> Result<Options, String> {
@@ -53,6 +58,7 @@ fn parse() -> Result<Options, String> {
         random_plies: 8,
         seed: 1,
         tb: Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/syzygy"))),
+        eval: Evaluation::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -68,6 +74,13 @@ fn parse() -> Result<Options, String> {
             "--seed" => o.seed = number(value()?)?,
             "--tb" => o.tb = Some(PathBuf::from(value()?)),
             "--no-tb" => o.tb = None,
+            "--eval" => {
+                o.eval = match value()?.as_str() {
+                    "classical" => Evaluation::Classical,
+                    "network" => Evaluation::Network,
+                    other => return Err(format!("--eval {other}: classical or network")),
+                }
+            }
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -114,6 +127,7 @@ fn main() -> ExitCode {
     let mut out = BufWriter::new(file);
     let mut rng = StdRng::seed_from_u64(options.seed);
     let mut engine = Engine::new(8);
+    engine.set_network(options.eval.network());
     let started = Instant::now();
     let mut positions = 0u64;
     for game in 0..options.games {

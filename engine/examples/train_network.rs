@@ -12,8 +12,10 @@
 //! from White's side. Both are turned to the side to move's point of view. Lines that do not
 //! parse (or hold an illegal position) are counted and skipped; a last line without its newline
 //! is taken to be still being written and skipped too. At most `--max-positions` positions are
-//! read. The `--validation` share of them, chosen by the seeded random generator, is held out
-//! for the validation loss; the training set is shuffled every epoch.
+//! read. The last `--validation` share of each file's positions is held out for the
+//! validation loss: `datagen` appends whole games, so the held-out positions come from games
+//! the training set has none of (positions of one game are too alike to test each other). The
+//! training set is shuffled every epoch.
 //!
 //! **Model.** 768 features per perspective: for perspective `p`, a piece of colour `c` and role
 //! `r` (pawn 0 .. king 5) on square `sq` (a1 0 .. h8 63) is feature
@@ -628,12 +630,16 @@ fn main() -> ExitCode {
         }
     };
     let started = Instant::now();
-    let mut samples = Vec::new();
+    let (mut samples, mut valid) = (Vec::new(), Vec::new());
     for path in &options.data {
+        let before = samples.len();
         if let Err(e) = read_data(path, options.wdl, options.max_positions, &mut samples) {
             eprintln!("train_network: {e}");
             return ExitCode::FAILURE;
         }
+        let read = samples.len() - before;
+        let held_out = (read as f64 * options.validation).round() as usize;
+        valid.extend(samples.drain(samples.len() - held_out..));
     }
     if samples.is_empty() {
         eprintln!("train_network: no positions");
@@ -643,10 +649,8 @@ fn main() -> ExitCode {
     let mut rng = StdRng::seed_from_u64(options.seed);
     let layout = Layout { h: options.hidden };
     let mut params = initial_parameters(&layout, &mut rng);
-    samples.shuffle(&mut rng);
-    let held_out = ((samples.len() as f64 * options.validation).round() as usize).min(samples.len() - 1);
-    let valid = samples.split_off(samples.len() - held_out);
     let mut train = samples;
+    train.shuffle(&mut rng);
     eprintln!(
         "{} training and {} validation positions ({} MB) read in {:.1} s; {} threads",
         train.len(),

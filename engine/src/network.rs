@@ -43,10 +43,11 @@ static EMBEDDED_BYTES: &[u8] = include_bytes!("../net/kibitz.nnue");
 /// Which evaluation a search uses.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// The hand-written evaluation (`eval`), with weights tuned by the Texel tuner.
-    #[default]
+    /// The hand-written evaluation (`eval`), with weights tuned by the Texel tuner: the
+    /// fallback, and what the levels for people play with.
     Classical,
     /// The network built into Kibitz.
+    #[default]
     Network,
 }
 
@@ -57,6 +58,34 @@ impl Evaluation {
         match self {
             Evaluation::Classical => None,
             Evaluation::Network => Some(Network::embedded()),
+        }
+    }
+}
+
+/// The evaluation the options chose (`UseNNUE`, `EvalFile`): the network file if one was
+/// given, else the built-in network, or none for the classical evaluation.
+#[derive(Clone, Debug)]
+pub struct NetworkChoice {
+    /// Whether the search evaluates with a network (`UseNNUE`).
+    pub on: bool,
+    /// The network file to use instead of the built-in network (`EvalFile`).
+    pub file: Option<Arc<Network>>,
+}
+
+impl Default for NetworkChoice {
+    fn default() -> Self {
+        NetworkChoice { on: Evaluation::default() == Evaluation::Network, file: None }
+    }
+}
+
+impl NetworkChoice {
+    /// The network the search uses, or `None` for the classical evaluation.
+    #[must_use]
+    pub fn network(&self) -> Option<Arc<Network>> {
+        match (&self.file, self.on) {
+            (_, false) => None,
+            (Some(file), true) => Some(Arc::clone(file)),
+            (None, true) => Evaluation::Network.network(),
         }
     }
 }
@@ -262,6 +291,13 @@ impl Network {
         let mut acc = Accumulator::new(self.hidden);
         self.refresh(pos.board(), &mut acc);
         self.output(&acc, pos.turn())
+    }
+
+    /// Evaluates `pos` in centipawns from White's side, from scratch.
+    #[must_use]
+    pub fn evaluate_white(&self, pos: &Chess) -> i32 {
+        let score = self.evaluate(pos);
+        if pos.turn() == Color::White { score } else { -score }
     }
 
     /// Fills `acc` with the hidden layer of `board`.

@@ -159,7 +159,11 @@ impl Strength {
         let limits = self.limits(given);
         let shown = given.multipv.unwrap_or(1).max(1);
         let mut ranked = Ranked { lines: Vec::new(), shown, listener };
+        // The levels were calibrated with the classical evaluation, and keep playing with it.
+        let network = engine.network().cloned();
+        engine.set_network(None);
         let mut outcome = engine.search_pondering(pos, history, &limits, stop, pondering, &mut ranked);
+        engine.set_network(network);
         let lines = ranked.deepest();
         let chosen = self.choose(&lines, rng).and_then(|i| lines.get(i));
         if let Some(line) = chosen

@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use shakmaty::{Chess, Move, Position};
 
-use crate::network::{Evaluation, Network};
+use crate::network::NetworkChoice;
 use crate::search::{Engine, Listener, SearchOutcome, position_hash};
 use crate::{
     Book, BookSettings, Command, ENGINE_NAME, Event, FailureKind, Level, PlayerFailure, PositionTable,
@@ -190,10 +190,8 @@ struct Worker {
     /// The rating weakened searches play at.
     elo: u32,
     rng: StdRng,
-    /// Whether the search evaluates with a network (`Command::UseNetwork`).
-    use_network: bool,
-    /// The network file to use instead of the built-in network (`Command::SetNetworkFile`).
-    network_file: Option<Arc<Network>>,
+    /// The evaluation `Command::UseNetwork` and `Command::SetNetworkFile` chose.
+    evaluation: NetworkChoice,
 }
 
 impl Worker {
@@ -211,19 +209,13 @@ impl Worker {
             limit_strength: false,
             elo: crate::ELO_RANGE.0,
             rng: StdRng::from_os_rng(),
-            use_network: Evaluation::default() == Evaluation::Network,
-            network_file: None,
+            evaluation: NetworkChoice::default(),
         }
     }
 
     /// Hands the engine the network the settings call for, or none.
     fn choose_network(&mut self) {
-        let network = match (&self.network_file, self.use_network) {
-            (_, false) => None,
-            (Some(file), true) => Some(Arc::clone(file)),
-            (None, true) => Evaluation::Network.network(),
-        };
-        self.engine.set_network(network);
+        self.engine.set_network(self.evaluation.network());
     }
 
     fn run(&mut self, requests: &Receiver<Request>) {
@@ -246,11 +238,11 @@ impl Worker {
                 Request::Command(Command::SetTablebases(tables)) => self.engine.set_tablebases(tables),
                 Request::Command(Command::SetDrawScore(cp)) => self.engine.set_draw_score(cp),
                 Request::Command(Command::UseNetwork(on)) => {
-                    self.use_network = on;
+                    self.evaluation.on = on;
                     self.choose_network();
                 }
                 Request::Command(Command::SetNetworkFile(network)) => {
-                    self.network_file = network;
+                    self.evaluation.file = network;
                     self.choose_network();
                 }
                 Request::Command(Command::Evaluate { id }) => {
@@ -258,7 +250,8 @@ impl Worker {
                     for &m in &self.moves {
                         pos.play_unchecked(m);
                     }
-                    let text = crate::breakdown(&pos).to_string();
+                    let network = self.engine.network().map(|n| n.evaluate_white(&pos));
+                    let text = crate::Breakdown { network, ..crate::breakdown(&pos) }.to_string();
                     self.emit(Event::Evaluation { id, text: Some(text) });
                 }
                 Request::Command(Command::Ping { id }) => self.emit(Event::Pong { id }),

@@ -21,8 +21,8 @@ use crate::file_options::{
 use crate::policy::PolicySettings;
 use crate::search::params::{DEFAULT_HASH_MB, MAX_HASH_MB, MOVE_OVERHEAD};
 use crate::{
-    Command, EngineHandle, EngineOption, Event, OptionKind, Purpose, SearchInfo, evaluation_options,
-    strength_options,
+    Command, EngineHandle, EngineOption, Event, NetworkChoice, OptionKind, Purpose, SearchInfo,
+    evaluation_options, strength_options,
 };
 use crate::{LearnedData, NotUtf8, stdin_lines};
 use manners::Manners;
@@ -147,6 +147,8 @@ struct Session {
     policy: PolicySettings,
     /// What Kibitz would do with its moves in this game, shared with the printing thread.
     manners: Arc<Mutex<Manners>>,
+    /// The evaluation the options chose, as the engine thread has it, for `eval`.
+    evaluation: NetworkChoice,
 }
 
 impl Session {
@@ -168,9 +170,18 @@ impl Session {
                     Err(e) => Some(format!("info string error: {e}")),
                 };
             }
-            UciOption::UseNnue(on) => handle.send(Command::UseNetwork(on)),
+            UciOption::UseNnue(on) => {
+                self.evaluation.on = on;
+                handle.send(Command::UseNetwork(on));
+            }
             UciOption::EvalFile(path) => {
-                return match set_network_file(&path, |cmd| handle.send(cmd)) {
+                let sent = |cmd: Command| {
+                    if let Command::SetNetworkFile(file) = &cmd {
+                        self.evaluation.file = file.clone();
+                    }
+                    handle.send(cmd);
+                };
+                return match set_network_file(&path, sent) {
                     Ok(loaded) => loaded.map(|loaded| format!("info string {loaded}")),
                     Err(e) => Some(format!("info string error: {e}")),
                 };
@@ -290,6 +301,7 @@ pub fn run_uci_lines(input: impl Iterator<Item = Result<String, NotUtf8>>) {
         learned: LearnedData::default(),
         policy: PolicySettings::default(),
         manners,
+        evaluation: NetworkChoice::default(),
     };
     let mut last_id = 0;
     let mut quit = false;
@@ -354,7 +366,11 @@ pub fn run_uci_lines(input: impl Iterator<Item = Result<String, NotUtf8>>) {
             }
             UciCommand::Stop => handle.send(Command::Stop),
             // Answered here, before any later `readyok`: a GUI reads up to it.
-            UciCommand::Eval => say(&crate::breakdown(&session.position()).to_string()),
+            UciCommand::Eval => {
+                let pos = session.position();
+                let network = session.evaluation.network().map(|n| n.evaluate_white(&pos));
+                say(&crate::Breakdown { network, ..crate::breakdown(&pos) }.to_string());
+            }
             UciCommand::PonderHit => handle.send(Command::PonderHit),
             UciCommand::Quit => {
                 quit = true;

@@ -114,3 +114,26 @@ fn use_nnue_and_eval_file_choose_the_evaluation() {
     engine.send("setoption name UseNNUE value false");
     assert_eq!(nodes_to_depth_6(&mut engine), classical);
 }
+
+#[test]
+fn eval_shows_the_network_score_the_search_uses() {
+    let fen = "4k3/8/8/8/8/8/PPPP4/R3K3 b - - 0 1";
+    let expected = Network::embedded().evaluate_white(&position(fen));
+    let mut engine = Session::start();
+    engine.send("uci");
+    engine.expect("uciok", Duration::from_secs(5));
+    engine.send(&format!("position fen {fen}"));
+    engine.send("eval");
+    let (line, table) = engine.expect("Network evaluation", Duration::from_secs(5));
+    assert!(table.iter().any(|l| l.starts_with("Material")), "the classical parts come first: {table:?}");
+    assert!(line.starts_with(&format!("Network evaluation {:+.2} ", f64::from(expected) / 100.0)), "{line}");
+    assert!(expected > 300, "White is a rook and pawns up: {expected}");
+
+    // With the classical evaluation, no network line.
+    engine.send("setoption name UseNNUE value false");
+    engine.send("eval");
+    engine.send("isready");
+    let (_, shown) = engine.expect("readyok", Duration::from_secs(5));
+    assert!(shown.iter().any(|l| l.starts_with("Phase ")), "{shown:?}");
+    assert!(!shown.iter().any(|l| l.starts_with("Network")), "{shown:?}");
+}

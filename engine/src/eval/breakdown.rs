@@ -103,6 +103,10 @@ pub struct Breakdown {
     /// The engine's evaluation from White's point of view, in centipawns: the sum of White's
     /// parts minus Black's, rounded as the engine rounds.
     pub eval: i32,
+    /// The evaluation network's score from White's point of view, in centipawns, when the
+    /// engine asked evaluates with one: what its search starts from. The parts above are the
+    /// classical evaluation's; a network has no parts to show.
+    pub network: Option<i32>,
 }
 
 /// The breakdown as a table, pawns from each side's point of view (what `eval` prints over
@@ -127,7 +131,15 @@ impl std::fmt::Display for Breakdown {
             self.phase,
             EvalTrace::MAX_PHASE,
             pawns(f64::from(self.eval))
-        )
+        )?;
+        if let Some(network) = self.network {
+            write!(
+                f,
+                "\nNetwork evaluation {:+.2} (White's side), the one the search uses",
+                pawns(f64::from(network))
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -196,7 +208,7 @@ pub fn breakdown(pos: &Chess) -> Breakdown {
         .into_iter()
         .map(|part| (part, ByColor::new_with(|color| blend(parts.get(color)[part.index()]))))
         .collect();
-    Breakdown { parts, phase, eval: total.blend(phase, EvalTrace::MAX_PHASE) }
+    Breakdown { parts, phase, eval: total.blend(phase, EvalTrace::MAX_PHASE), network: None }
 }
 
 #[cfg(test)]

@@ -62,9 +62,7 @@ pub(super) struct Played {
 pub(super) fn deepen(node: &mut Searcher<'_>, root: &Root<'_>, limits: &SearchLimits) -> Played {
     let pos = root.pos;
     let multipv = (limits.multipv.unwrap_or(1).max(1) as usize).min(root.moves.len());
-    let mut best = None;
-    let mut ponder = None;
-    let mut last_info = None;
+    let mut played = Played { best: None, ponder: None, info: None };
     // The score and line of each MultiPV line in the last completed iteration.
     let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
     'deepening: for depth in 1..=node.budget.depth {
@@ -98,32 +96,56 @@ pub(super) fn deepen(node: &mut Searcher<'_>, root: &Root<'_>, limits: &SearchLi
                     && let Some(&m) = node.pv[0].first()
                 {
                     // A move that beat the window this iteration beats last one's best.
-                    best = Some(m);
-                    ponder = node.pv[0].get(1).copied();
+                    played.best = Some(m);
+                    played.ponder = node.pv[0].get(1).copied();
                 }
                 break 'deepening;
             };
             let pv = legal_prefix(pos, &node.pv[0]);
-            let info = report(node, depth, index, shown_score(score, root.tb_score), None, pv.clone());
-            node.listener.info(&info);
-            if index == 0 {
-                if let Some(&m) = pv.first() {
-                    best = Some(m);
-                    ponder = pv.get(1).copied();
-                }
-                last_info = Some(info);
-            }
+            played.publish(node, root, depth, index, score, &pv);
             found.push((score, pv));
         }
+        // A later line can end up better than an earlier one (the tables changed between
+        // them): the lines are put in order, and reported again in it, as Stockfish does.
+        if !found.is_sorted_by(|a, b| a.0 >= b.0) {
+            found.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+            for (index, (score, pv)) in found.iter().enumerate() {
+                played.publish(node, root, depth, index, *score, pv);
+            }
+        }
         lines = found;
-        let mated = last_info.as_ref().is_some_and(|info| {
+        let mated = played.info.as_ref().is_some_and(|info| {
             matches!((info.score, limits.mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n.max(1))
         });
         if mated || node.budget.soft_expired() || node.out_of_nodes() || node.stop.load(Ordering::Relaxed) {
             break;
         }
     }
-    Played { best, ponder, info: last_info }
+    played
+}
+
+impl Played {
+    /// Reports line `index` (from 0) of `depth` with its exact `score` and `pv`; the first
+    /// line's move becomes the move to play, and its report the last one.
+    fn publish(
+        &mut self,
+        node: &mut Searcher<'_>,
+        root: &Root<'_>,
+        depth: u32,
+        index: usize,
+        score: i32,
+        pv: &[Move],
+    ) {
+        let info = report(node, depth, index, shown_score(score, root.tb_score), None, pv.to_vec());
+        node.listener.info(&info);
+        if index == 0 {
+            if let Some(&m) = pv.first() {
+                self.best = Some(m);
+                self.ponder = pv.get(1).copied();
+            }
+            self.info = Some(info);
+        }
+    }
 }
 
 /// A helper thread's iterative deepening (Lazy SMP): the whole root, one line, in silence,

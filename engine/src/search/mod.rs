@@ -480,6 +480,8 @@ mod tests {
         let stop = AtomicBool::new(false);
         let best = |draw_score| {
             let mut engine = Engine::new(1);
+            // The classical evaluation, whose extra pawn here is worth about a pawn.
+            engine.set_network(None);
             engine.set_draw_score(draw_score);
             let outcome = engine.search(&root, &history, &SearchLimits::depth(4), &stop, |_| {});
             (outcome.best.map(|m| m.to().to_string()), outcome.info.map(|i| i.score))
