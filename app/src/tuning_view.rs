@@ -13,7 +13,7 @@ use crossbeam_channel::{Receiver, bounded};
 use egui::{Grid, RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 use kibitz_engine::policy::{PolicySettings, Rules};
-use kibitz_engine::tuning::{GenerationSummary, HowEnded, TuningLog};
+use kibitz_engine::tuning::{GenerationSummary, HowEnded, RefereeJudges, TuningLog};
 
 /// What the workspace asks of the app.
 #[derive(Clone, Debug)]
@@ -114,14 +114,31 @@ impl TuningView {
             header.control
         ));
         if header.check_readings {
-            ui.label(match &header.judge {
-                Some(judge) => format!("Readings checked by playing the game on: {judge}."),
-                None => "Readings checked by playing the game on: Kibitz at the run's control.".to_owned(),
-            })
-            .on_hover_text(
-                "Every declined draw offer, agreed draw and resignation was played on by this engine \
-                 to see whether it was right; a wrong one cost the side that made it.",
-            );
+            let judge = match &header.judge {
+                Some(judge) => judge.as_str(),
+                None => "Kibitz at the run's control",
+            };
+            let played_on = "Every declined draw offer, agreed draw and resignation was played on by this engine \
+                             to see whether it was right; a wrong one cost the side that made it.";
+            let scored = "The referee scored the position where each was made: a resignation is right at least \
+                          3 pawns behind, a draw offer wrong with a side more than 1.5 pawns ahead; a wrong one \
+                          cost the side that made it.";
+            match (&header.referee, header.referee_judges) {
+                (None, _) => {
+                    ui.label(format!("Readings checked by playing the game on: {judge}."))
+                        .on_hover_text(played_on);
+                }
+                (Some(referee), RefereeJudges::All) => {
+                    ui.label(format!("Readings judged by a referee's score: {referee}."))
+                        .on_hover_text(scored);
+                }
+                (Some(referee), RefereeJudges::Resignations) => {
+                    ui.label(format!("Resignations judged by a referee's score: {referee}."))
+                        .on_hover_text(scored);
+                    ui.label(format!("Draw offers checked by playing the game on: {judge}."))
+                        .on_hover_text(played_on);
+                }
+            }
         }
         if run.log.torn {
             ui.label(RichText::new("Its last line was torn and is left out.").weak());

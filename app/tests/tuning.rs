@@ -13,8 +13,9 @@ use egui_kittest::kittest::Queryable;
 use kibitz_app::{Paths, Settings};
 use kibitz_engine::tuning::TuningLog;
 
-/// Three generations of four members, one ply deep, readings checked (a few seconds).
-fn tuning_run(root: &Path) {
+/// Three generations of four members, one ply deep, readings checked as `check` says (a few
+/// seconds).
+fn tuning_run(root: &Path, check: &[&str]) {
     let openings = format!("{}/../data/epd/wac.epd", env!("CARGO_MANIFEST_DIR"));
     let log = root.join("run.log").to_string_lossy().into_owned();
     let best = root.join("best.json").to_string_lossy().into_owned();
@@ -36,17 +37,18 @@ fn tuning_run(root: &Path) {
         &log,
         "--out",
         &best,
-        "--check-readings",
     ]
     .map(String::from)
-    .to_vec();
+    .into_iter()
+    .chain(check.iter().map(|&a| a.to_owned()))
+    .collect();
     assert_eq!(kibitz_engine::cli::run(&args), ExitCode::SUCCESS, "the tuning run");
 }
 
 #[test]
 fn a_tuning_run_opens_as_plots_and_its_best_member_becomes_the_policy() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    tuning_run(dir.path());
+    tuning_run(dir.path(), &["--check-readings"]);
     let log = TuningLog::read(&dir.path().join("run.log")).expect("the run's log");
     let summaries = log.summaries();
     let best = &summaries.last().expect("three generations").best;
@@ -80,6 +82,23 @@ fn a_tuning_run_opens_as_plots_and_its_best_member_becomes_the_policy() {
         h.step();
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+#[test]
+fn a_refereed_run_says_who_judged_which_readings() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let referee = "name=Referee cmd=builtin depth=2";
+    tuning_run(dir.path(), &["--referee", referee, "--referee-judges", "resignations"]);
+    let mut h = app_in(dir.path());
+    h.get_by_label("Tuning").click();
+    h.run_steps(10);
+    h.get_by_label("Open tuning log…").click();
+    wait_for_text(&mut h, "3 generations of 4 members");
+    assert!(h.query_by_label(&format!("Resignations judged by a referee's score: {referee}.")).is_some());
+    assert!(
+        h.query_by_label("Draw offers checked by playing the game on: Kibitz at the run's control.")
+            .is_some()
+    );
 }
 
 #[test]

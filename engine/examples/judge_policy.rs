@@ -8,84 +8,18 @@
 //! (defaults: depth 20, `/usr/games/stockfish`, one thread, 64 MB hash). A resignation is
 //! wrong when Stockfish does not see the resigning side at least 3 pawns behind in the
 //! position where it resigned; an agreed draw is wrong when Stockfish sees either side more
-//! than 1.5 pawns ahead in the position where it was accepted. The last line is
+//! than 1.5 pawns ahead in the position where it was accepted: the standard of the tuner's
+//! referee (`kibitz_engine::tuning::Referee`, which scores the positions here too). The last line is
 //! `games G decisive D resigned R drawn N agreed A wrong-resignations W wrong-agreements V
 //! earliest-offer M`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::ops::ControlFlow;
+use std::process::ExitCode;
 
-/// A resignation is right from this deficit on, for the resigner (centipawns).
-const RESIGN_BEHIND: i32 = 300;
-/// An agreed draw is wrong beyond this lead for either side (centipawns).
-const DRAW_AHEAD: i32 = 150;
-
-/// Stockfish, spoken to over UCI.
-struct Referee {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
-
-impl Referee {
-    fn start(path: &str) -> std::io::Result<Referee> {
-        let mut child = Command::new(path).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;
-        let input = child.stdin.take().ok_or_else(|| std::io::Error::other("no stdin"))?;
-        let output = BufReader::new(child.stdout.take().ok_or_else(|| std::io::Error::other("no stdout"))?);
-        let mut referee = Referee { child, input, output };
-        referee.send("uci\nsetoption name Threads value 1\nsetoption name Hash value 64\nisready")?;
-        referee.until("readyok")?;
-        Ok(referee)
-    }
-
-    fn send(&mut self, text: &str) -> std::io::Result<()> {
-        writeln!(self.input, "{text}")?;
-        self.input.flush()
-    }
-
-    /// The lines up to the one starting with `prefix`, which is the last.
-    fn until(&mut self, prefix: &str) -> std::io::Result<Vec<String>> {
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            if self.output.read_line(&mut line)? == 0 {
-                return Err(std::io::Error::other("Stockfish ended"));
-            }
-            let done = line.starts_with(prefix);
-            lines.push(line.trim_end().to_owned());
-            if done {
-                return Ok(lines);
-            }
-        }
-    }
-
-    /// The score of `fen` for the side to move, mates as ±100000.
-    fn score(&mut self, fen: &str, depth: u32) -> std::io::Result<i32> {
-        self.send("ucinewgame")?;
-        self.send(&format!("position fen {fen}\ngo depth {depth}"))?;
-        let lines = self.until("bestmove")?;
-        let mut score = 0;
-        for line in lines.iter().filter(|l| l.starts_with("info ") && !l.contains("bound")) {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            if let Some(i) = words.iter().position(|w| *w == "score") {
-                let value: i32 = words.get(i + 2).and_then(|v| v.parse().ok()).unwrap_or(0);
-                score = match words.get(i + 1) {
-                    Some(&"mate") if value > 0 => 100_000 - value,
-                    Some(&"mate") => -100_000 - value,
-                    _ => value,
-                };
-            }
-        }
-        Ok(score)
-    }
-}
-
-impl Drop for Referee {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
-    }
-}
+use kibitz_engine::matches::engine_spec;
+use kibitz_engine::tuning::{Reading, Referee, Seat};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
 
 /// One row of the remarks file.
 struct Row {
@@ -124,7 +58,11 @@ fn main() -> ExitCode {
             })
         })
         .collect();
-    let mut referee = match Referee::start(stockfish) {
+    let words = format!("cmd={stockfish} proto=uci option.Threads=1 option.Hash=64 depth={depth}");
+    let mut referee = match engine_spec(&[words], None)
+        .map_err(|e| e.to_string())
+        .and_then(|spec| Referee::start(&spec).map_err(|e| e.to_string()))
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{stockfish}: {e}");
@@ -147,27 +85,39 @@ fn main() -> ExitCode {
             let fullmove = row.fen.split_whitespace().nth(5).and_then(|n| n.parse().ok()).unwrap_or(1);
             earliest_offer = Some(earliest_offer.map_or(fullmove, |e| e.min(fullmove)));
         } else if row.remark.contains(" resigns") || row.remark.contains(" accepts the draw offer") {
-            let cp = match referee.score(&row.fen, depth) {
+            let position: Option<Chess> = Fen::from_ascii(row.fen.as_bytes())
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Standard).ok());
+            let Some(position) = position else {
+                eprintln!("game {}: not a legal position: {}", row.game, row.fen);
+                return ExitCode::FAILURE;
+            };
+            let white_cp = match referee.white_score(&position, &[], &mut || ControlFlow::Continue(())) {
                 Ok(cp) => cp,
                 Err(e) => {
                     eprintln!("Stockfish: {e}");
                     return ExitCode::FAILURE;
                 }
             };
+            let cp = if to_move_white { white_cp } else { -white_cp };
             let resigning = row.remark.contains(" resigns");
-            let verdict = if resigning {
+            // The tuner's referee's standard (kibitz_engine::tuning::referee).
+            let reading = if resigning {
                 resigned += 1;
-                let mover_is_resigner = (row.side == "white") == to_move_white;
-                let for_resigner = if mover_is_resigner { cp } else { -cp };
-                let wrong = for_resigner > -RESIGN_BEHIND;
-                wrong_resign += usize::from(wrong);
-                if wrong { "WRONG" } else { "ok" }
+                Reading::Resignation(if row.side == "white" { Seat::White } else { Seat::Black })
             } else {
                 agreed += 1;
-                let wrong = cp.abs() > DRAW_AHEAD;
-                wrong_draw += usize::from(wrong);
-                if wrong { "WRONG" } else { "ok" }
+                Reading::Draw
             };
+            let judged = reading.verdict(white_cp);
+            // A resignation is right when the resigner loses, a draw when nobody wins.
+            let wrong = if resigning { judged.winner.is_none() } else { judged.winner.is_some() };
+            if resigning {
+                wrong_resign += usize::from(wrong);
+            } else {
+                wrong_draw += usize::from(wrong);
+            }
+            let verdict = if wrong { "WRONG" } else { "ok" };
             let what = if resigning { "resigned" } else { "agreed a draw" };
             println!(
                 "game {} {} {what} at {}: Stockfish {cp:+} cp for the side to move -> {verdict}",

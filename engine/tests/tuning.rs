@@ -12,8 +12,8 @@ use kibitz_engine::conductor::GameEvent;
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::runner::Remark;
 use kibitz_engine::tuning::{
-    Breeder, Crossover, Finish, Genome, HowEnded, LOG_VERSION, Member, Origin, Playout, Replacement, Reply,
-    RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
+    Breeder, Crossover, Finish, Genome, HowEnded, LOG_VERSION, Member, Origin, Playout, RefereeJudges,
+    Replacement, Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
 };
 use kibitz_engine::{Ending, Termination};
 
@@ -159,7 +159,7 @@ fn a_resigner_is_replaced_by_an_offspring() {
 
 #[test]
 fn an_agreed_draw_a_side_then_wins_makes_the_offerer_a_clone_of_the_side_that_accepted() {
-    let won = |winner| Some(Playout { winner: Some(winner), plies: 31 });
+    let won = |winner| Some(Playout { winner: Some(winner), plies: 31, score: None });
     let ending = Ending::draw(Termination::Agreement);
     // White offered, Black accepted, and either side wins when it is played on: White's
     // claim that the game was a draw was wrong.
@@ -181,7 +181,8 @@ fn an_agreed_draw_a_side_then_wins_makes_the_offerer_a_clone_of_the_side_that_ac
     // When the draw holds it was a right reading: the earlier decliner is not charged with
     // it (the note's rule 2 would replace Black by an offspring), both go on as mutated
     // clones.
-    let r = replace_checked(ending, remarks.clone(), 1, Some(Playout { winner: None, plies: 40 }));
+    let r =
+        replace_checked(ending, remarks.clone(), 1, Some(Playout { winner: None, plies: 40, score: None }));
     assert_eq!(r.rule, RuleApplied::AgreedDraw);
     assert!(r.black.as_ref().is_some_and(|m| m.origin == Origin::MutatedClone { of: 2 }), "{r:?}");
     // Unchecked, or when playing on failed, the note's rule 2 stands.
@@ -189,7 +190,7 @@ fn an_agreed_draw_a_side_then_wins_makes_the_offerer_a_clone_of_the_side_that_ac
     assert_eq!(r.rule, RuleApplied::RejectedAndDrawn);
     assert!(r.white.is_none() && is_offspring(&r.black), "{r:?}");
     // Played on to a draw: the note's rule.
-    let drawn = Some(Playout { winner: None, plies: 80 });
+    let drawn = Some(Playout { winner: None, plies: 80, score: None });
     let r = replace_checked(ending, vec![offered(Color::White), accepted(Color::Black)], 1, drawn);
     assert_eq!(r.rule, RuleApplied::AgreedDraw);
     assert!(r.white.as_ref().is_some_and(|m| m.origin == Origin::MutatedClone { of: 1 }));
@@ -202,7 +203,7 @@ fn a_declined_offer_played_on_decides_who_misread_it() {
     let remarks = vec![offered(Color::White), declined(Color::Black)];
     let judged = |winner| {
         let mut finish = finish_of(Ending::win(Color::White, Termination::Checkmate), remarks.clone());
-        finish.offers[0].playout = Some(Playout { winner, plies: 50 });
+        finish.offers[0].playout = Some(Playout { winner, plies: 50, score: None });
         breed(&finish, 1)
     };
     // A side wins when it is played on: the offer was wrong, White is replaced by a clone of
@@ -227,11 +228,16 @@ fn a_resignation_the_resigner_then_does_not_lose_makes_it_a_clone_of_the_winner(
     let resigns = || vec![resigned(Color::Black)];
     let ending = Ending::win(Color::White, Termination::Resignation);
     for winner in [None, Some(Seat::Black)] {
-        let r = replace_checked(ending, resigns(), 1, Some(Playout { winner, plies: 12 }));
+        let r = replace_checked(ending, resigns(), 1, Some(Playout { winner, plies: 12, score: None }));
         assert_eq!(r.rule, RuleApplied::ResignationRefuted, "played on: {winner:?}");
         assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]));
     }
-    let r = replace_checked(ending, resigns(), 1, Some(Playout { winner: Some(Seat::White), plies: 12 }));
+    let r = replace_checked(
+        ending,
+        resigns(),
+        1,
+        Some(Playout { winner: Some(Seat::White), plies: 12, score: None }),
+    );
     assert_eq!(r.rule, RuleApplied::Resigned, "the resigner lost when it played on");
     assert!(is_offspring(&r.black));
 }
@@ -356,6 +362,8 @@ fn judged_tuner(check_readings: bool, judge: Option<&str>) -> Tuner {
         max_plies: 120,
         check_readings,
         judge: judge.map(str::to_owned),
+        referee: None,
+        referee_judges: RefereeJudges::All,
     };
     Tuner::new(header, 2, None).expect("a tuner")
 }

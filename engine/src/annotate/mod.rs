@@ -12,7 +12,7 @@
 mod diagram;
 mod judge;
 mod report;
-mod search;
+pub(crate) mod search;
 mod selection;
 mod summary;
 mod time_bank;

@@ -12,8 +12,8 @@ use serde::Serialize;
 
 use crate::policy::{PolicySettings, Rules};
 use crate::tuning::{
-    Crossover, GenerationSummary, Genome, LOG_VERSION, LogWriter, Member, RunHeader, Tuner, TuningLog,
-    Variation,
+    Crossover, GenerationSummary, Genome, LOG_VERSION, LogWriter, Member, RefereeJudges, RunHeader, Tuner,
+    TuningLog, Variation,
 };
 use crate::{TimeControl, write_atomic};
 
@@ -80,6 +80,17 @@ pub struct TunePolicyArgs {
     /// control.
     #[arg(long, value_name = "WORDS", conflicts_with = "resume")]
     judge: Option<String>,
+    /// Judges readings (as --check-readings) by this engine's score of the position where
+    /// each was made, by issue 18's standard: a resignation is right at least 3 pawns
+    /// behind, a draw offered or agreed is wrong with either side more than 1.5 pawns ahead.
+    /// In `kibitz match --engine` words with a fixed limit (`"cmd=/usr/games/stockfish
+    /// proto=uci depth=14"`).
+    #[arg(long, value_name = "WORDS", conflicts_with = "resume")]
+    referee: Option<String>,
+    /// Which readings the referee judges; the others are played on (by --judge's engine or
+    /// the built-in one).
+    #[arg(long, value_enum, default_value_t = RefereeName::All, requires = "referee", conflicts_with = "resume")]
+    referee_judges: RefereeName,
     /// Appends every game to this PGN file.
     #[arg(long, value_name = "FILE.pgn")]
     pgn: Option<PathBuf>,
@@ -92,6 +103,15 @@ enum RulesName {
     Terra,
     /// The design note's dead band: its width, move count and threshold.
     DeadBand,
+}
+
+/// The readings a referee judges, by their names on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum RefereeName {
+    /// Declined offers, agreed draws and resignations.
+    All,
+    /// Resignations only.
+    Resignations,
 }
 
 /// The crossovers by their names on the command line.
@@ -146,8 +166,13 @@ impl TunePolicyArgs {
             control,
             openings: self.openings.clone(),
             max_plies: self.max_plies,
-            check_readings: self.check_readings || self.judge.is_some(),
+            check_readings: self.check_readings || self.judge.is_some() || self.referee.is_some(),
             judge: self.judge.clone(),
+            referee: self.referee.clone(),
+            referee_judges: match self.referee_judges {
+                RefereeName::All => RefereeJudges::All,
+                RefereeName::Resignations => RefereeJudges::Resignations,
+            },
         }))
     }
 

@@ -137,8 +137,12 @@ pub struct Finish {
 pub struct Playout {
     /// Who won the game played on; `None` for a draw.
     pub winner: Option<Seat>,
-    /// The plies played on.
+    /// The plies played on (0 for a referee's verdict).
     pub plies: usize,
+    /// White's score, in centipawns, by the referee that judged the reading instead of
+    /// playing it on (see [`super::referee`]); `None` for a game played on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<i32>,
 }
 
 impl Finish {

@@ -51,6 +51,25 @@ pub struct RunHeader {
     /// time control.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge: Option<String>,
+    /// Who judges readings by scoring the position where they were made, instead of
+    /// playing them on ([`super::referee`]): an engine as `kibitz match --engine` words,
+    /// at a fixed depth, node count or time; `None`, and in older logs: nobody.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee: Option<String>,
+    /// Which readings the referee judges; the judge plays the others on.
+    #[serde(default)]
+    pub referee_judges: RefereeJudges,
+}
+
+/// The readings a run's referee judges ([`RunHeader::referee`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RefereeJudges {
+    /// Every reading: declined offers, agreed draws and resignations.
+    #[default]
+    All,
+    /// Resignations only: draw offers are played on by the judge.
+    Resignations,
 }
 
 /// One game of a generation.
@@ -284,6 +303,8 @@ mod tests {
             max_plies: 100,
             check_readings: true,
             judge: None,
+            referee: None,
+            referee_judges: RefereeJudges::All,
         }
     }
 

@@ -9,7 +9,7 @@
 //! - [`Member`]: one engine's numbers; [`Variation`]: mutation and mating (see [`variation`]).
 //! - [`pair`]: a generation's pairing; [`Finish`]: how a game ended, read from its remarks.
 //! - [`Breeder`]: the replacement rules, with declined offers, agreed draws and resignations
-//!   checked by playing the game on ([`Playout`]); [`Tuner`]: a run, its games played by the match
+//!   checked by playing the game on ([`Playout`]) or by a [`Referee`]'s evaluation; [`Tuner`]: a run, its games played by the match
 //!   runner; [`TuningLog`]: the log, read back for resuming and plotting
 //!   ([`GenerationSummary`] per generation).
 
@@ -19,6 +19,7 @@ mod log;
 mod member;
 mod pairing;
 mod playout;
+pub mod referee;
 pub mod replacement;
 mod run;
 mod summary;
@@ -26,9 +27,12 @@ pub mod variation;
 
 pub use ending::{Finish, HowEnded, Offer, Playout, Reply, Seat};
 pub use genome::{Genome, GenomeError};
-pub use log::{GenerationRecord, LOG_VERSION, LogWriter, RunHeader, TunedGame, TuningLog, TuningLogError};
+pub use log::{
+    GenerationRecord, LOG_VERSION, LogWriter, RefereeJudges, RunHeader, TunedGame, TuningLog, TuningLogError,
+};
 pub use member::{Member, Origin};
 pub use pairing::pair;
+pub use referee::{DRAW_AHEAD, NoFixedLimit, RESIGN_BEHIND, Reading, Referee};
 pub use replacement::{Breeder, Replacement, RuleApplied};
 pub use run::{Tuner, TuningError};
 pub use summary::{EndingCounts, GenerationSummary, ParameterStats};

@@ -78,7 +78,7 @@ impl Tuner {
                 let failed = [Termination::Abandoned, Termination::RulesInfraction, Termination::TimeForfeit];
                 played.termination.filter(|t| !failed.contains(t))?;
                 let plies = played.record.len().saturating_sub(start.game.len());
-                Some(Playout { winner: Seat::winner(played.outcome), plies })
+                Some(Playout { winner: Seat::winner(played.outcome), plies, score: None })
             })
             .collect())
     }

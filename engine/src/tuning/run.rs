@@ -9,8 +9,13 @@ use std::sync::atomic::AtomicBool;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::log::{GenerationRecord, LogWriter, RunHeader, TunedGame, TuningLog, TuningLogError};
-use super::{Breeder, Finish, Genome, GenomeError, Member, Origin, Reply, pair};
+use super::log::{
+    GenerationRecord, LogWriter, RefereeJudges, RunHeader, TunedGame, TuningLog, TuningLogError,
+};
+use super::{
+    Breeder, Finish, Genome, GenomeError, HowEnded, Member, Origin, Playout, Reading, Referee, Reply, Seat,
+    pair,
+};
 use crate::matches::{
     EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, OpeningSource, OpeningsError,
     Order, SpecError, Standings, Watcher, engine_spec, move_limit, play_fixtures, read_suite,
@@ -31,6 +36,8 @@ pub enum TuningError {
     Genome(GenomeError),
     /// The judge's words do not describe an engine.
     Judge(SpecError),
+    /// The referee's words do not describe an engine, or one without a fixed limit.
+    Referee(String),
     /// The games could not be played.
     Match(MatchError),
     /// The log cannot be read.
@@ -46,6 +53,7 @@ impl fmt::Display for TuningError {
             TuningError::Openings(e) => write!(f, "the openings: {e}"),
             TuningError::Genome(e) => write!(f, "{e}"),
             TuningError::Judge(e) => write!(f, "the judge: {e}"),
+            TuningError::Referee(e) => write!(f, "the referee: {e}"),
             TuningError::Match(e) => write!(f, "{e}"),
             TuningError::Log(e) => write!(f, "{e}"),
             TuningError::Write(e) => write!(f, "the log: {e}"),
@@ -71,6 +79,8 @@ pub struct Tuner {
     pub pgn: Option<PathBuf>,
     /// Who plays the readings on when the run checks them ([`RunHeader::judge`]).
     pub judge: EngineSpec,
+    /// Who scores the readings it judges instead ([`RunHeader::referee`]).
+    pub referee: Option<EngineSpec>,
 }
 
 /// Says nothing and never stops the games.
@@ -110,7 +120,16 @@ impl Tuner {
             }
             None => EngineSpec::builtin("Kibitz", control.clone()),
         };
-        Ok(Tuner { header, genome, control, openings, concurrency: concurrency.max(1), pgn, judge })
+        let referee = match &header.referee {
+            Some(words) => {
+                let spec = engine_spec(std::slice::from_ref(words), None)
+                    .map_err(|e| TuningError::Referee(e.to_string()))?;
+                Referee::limits(&spec).map_err(|e| TuningError::Referee(e.to_string()))?;
+                Some(spec)
+            }
+            None => None,
+        };
+        Ok(Tuner { header, genome, control, openings, concurrency: concurrency.max(1), pgn, judge, referee })
     }
 
     /// The random number generator of `generation` (0: the first population's).
@@ -211,15 +230,19 @@ impl Tuner {
         if self.header.check_readings {
             // Every declined offer from where it was made, every agreed draw and resignation
             // from where the game ended.
-            let mut starts: Vec<(&crate::GameRecord, usize)> = Vec::new();
+            let mut readings: Vec<(&crate::GameRecord, usize, Reading)> = Vec::new();
             for (_, finish, record) in &played {
                 let declined = finish.offers.iter().filter(|o| o.reply == Reply::Declined);
-                starts.extend(declined.map(|o| (*record, o.ply.min(record.len()))));
-                if finish.is_reading() {
-                    starts.push((*record, record.len()));
+                readings.extend(declined.map(|o| (*record, o.ply.min(record.len()), Reading::Draw)));
+                match (finish.how, finish.resigned.or(finish.winner.map(Seat::other))) {
+                    (HowEnded::Agreement, _) => readings.push((*record, record.len(), Reading::Draw)),
+                    (HowEnded::Resignation, Some(resigner)) => {
+                        readings.push((*record, record.len(), Reading::Resignation(resigner)));
+                    }
+                    _ => {}
                 }
             }
-            let mut playouts = self.play_on(&starts, cancel)?.into_iter();
+            let mut playouts = self.judge_readings(&readings, cancel)?.into_iter();
             for (_, finish, _) in &mut played {
                 for offer in finish.offers.iter_mut().filter(|o| o.reply == Reply::Declined) {
                     offer.playout = playouts.next().flatten();
@@ -250,6 +273,33 @@ impl Tuner {
         }
         let next_id = breeder.next_id;
         Ok(GenerationRecord { generation, members: population.to_vec(), games, next, next_id })
+    }
+
+    /// The verdict on each of `readings`, in order: the referee's on those it judges, the
+    /// game played on by the judge for the others.
+    fn judge_readings(
+        &self,
+        readings: &[(&crate::GameRecord, usize, Reading)],
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<Playout>>, MatchError> {
+        let refereed = |reading: &Reading| {
+            self.referee.is_some()
+                && (self.header.referee_judges == RefereeJudges::All
+                    || matches!(reading, Reading::Resignation(_)))
+        };
+        let (to_score, to_play): (Vec<_>, Vec<_>) = readings.iter().partition(|r| refereed(&r.2));
+        let mut scored = match &self.referee {
+            Some(spec) => self.referee(spec, &to_score, cancel)?,
+            None => Vec::new(),
+        }
+        .into_iter();
+        let starts: Vec<(&crate::GameRecord, usize)> =
+            to_play.iter().map(|&(game, plies, _)| (game, plies)).collect();
+        let mut played = self.play_on(&starts, cancel)?.into_iter();
+        Ok(readings
+            .iter()
+            .map(|r| if refereed(&r.2) { scored.next().flatten() } else { played.next().flatten() })
+            .collect())
     }
 
     /// Plays generations until the log holds `until`, appending each to `writer` and telling

@@ -1,0 +1,247 @@
+//! Judging a reading by an evaluation: the referee, an engine at a fixed depth, node count
+//! or time, scores the position where a reading was made, and the reading is judged by the
+//! standard issue 18's targets use (and `examples/judge_policy.rs` measures by):
+//!
+//! - a resignation is right when the resigner is at least [`RESIGN_BEHIND`] behind;
+//! - a draw offer, accepted or declined, is wrong when either side is more than
+//!   [`DRAW_AHEAD`] ahead, and declining one is wrong when neither is.
+//!
+//! The verdict is a [`Playout`] of no plies, with the referee's score, so that the
+//! replacement rules read it as they read a game played on: a side ahead beyond the margin
+//! "wins", a level position is "drawn" (see [`super::replacement`]).
+//!
+//! Why a referee as well as a judge playing on. Played on at the run's control, a
+//! resignation is often not converted, which teaches not to resign; played on by a stronger
+//! engine, many level positions are won, which teaches not to offer (docs/BENCHMARKS.md,
+//! "A stronger judge"). An evaluation asks what the targets ask.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use shakmaty::{Chess, Move, Position};
+
+use super::{Playout, Seat, Tuner};
+use crate::annotate::search::search;
+use crate::matches::{EngineSpec, MatchError};
+use crate::{
+    AnnotateError, Command, FailureKind, GameRecord, Player, PlayerFailure, Score, SearchLimits, TimeControl,
+};
+
+/// A resignation is right from this deficit on, for the resigner (centipawns).
+pub const RESIGN_BEHIND: i32 = 300;
+/// A draw, offered or agreed, is wrong beyond this lead for either side (centipawns).
+pub const DRAW_AHEAD: i32 = 150;
+
+/// A mate's score in centipawns: past any evaluation, nearer mates further.
+const MATE: i32 = 100_000;
+
+/// The reading a referee judges.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// This side resigned.
+    Resignation(Seat),
+    /// A draw was offered (and accepted or declined).
+    Draw,
+}
+
+impl Reading {
+    /// The verdict on the reading in a position White's side scores `white_cp`: the side
+    /// that "wins" it, as a game played on would say (`None`: drawn).
+    #[must_use]
+    pub fn verdict(self, white_cp: i32) -> Playout {
+        let winner = match self {
+            Reading::Resignation(resigner) => {
+                let for_resigner = if resigner == Seat::White { white_cp } else { -white_cp };
+                (for_resigner <= -RESIGN_BEHIND).then(|| resigner.other())
+            }
+            Reading::Draw if white_cp > DRAW_AHEAD => Some(Seat::White),
+            Reading::Draw if white_cp < -DRAW_AHEAD => Some(Seat::Black),
+            Reading::Draw => None,
+        };
+        Playout { winner, plies: 0, score: Some(white_cp) }
+    }
+}
+
+/// A score in centipawns, mates as ±[`MATE`] less the moves to it.
+#[must_use]
+pub fn centipawns(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE - n,
+        Score::Mate(n) => -MATE - n,
+    }
+}
+
+/// Why an engine cannot referee.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoFixedLimit(pub String);
+
+impl std::fmt::Display for NoFixedLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} needs a fixed depth, node count or time a move (depth=, nodes= or st=) to referee",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NoFixedLimit {}
+
+/// An engine scoring positions at a fixed limit.
+pub struct Referee {
+    player: Box<dyn Player>,
+    limits: SearchLimits,
+    next_id: u64,
+}
+
+impl Referee {
+    /// Starts `spec`'s engine; its limits are its depth or node count, or its time a move.
+    ///
+    /// # Errors
+    /// [`NoFixedLimit`] when the spec searches to a clock or without end.
+    pub fn start(spec: &EngineSpec) -> Result<Referee, NoFixedLimit> {
+        Ok(Referee { limits: Referee::limits(spec)?, player: spec.start(), next_id: 1 })
+    }
+
+    /// The limits `spec` referees at: its depth or node count, or its time a move.
+    ///
+    /// # Errors
+    /// [`NoFixedLimit`] when the spec searches to a clock or without end.
+    pub fn limits(spec: &EngineSpec) -> Result<SearchLimits, NoFixedLimit> {
+        let mut limits =
+            SearchLimits { depth: spec.limits.depth, nodes: spec.limits.nodes, ..SearchLimits::default() };
+        match spec.control {
+            TimeControl::MoveTime(time) => limits.movetime = Some(time),
+            TimeControl::Depth(depth) => limits.depth = Some(depth),
+            TimeControl::Nodes(nodes) => limits.nodes = Some(nodes),
+            _ => {}
+        }
+        if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+            return Err(NoFixedLimit(spec.name.clone()));
+        }
+        Ok(limits)
+    }
+
+    /// The engine's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        self.player.name()
+    }
+
+    /// White's score, in centipawns, of the position `moves` reach from `start`, searched
+    /// afresh (after a new game, so that earlier positions leave nothing in its tables).
+    ///
+    /// # Errors
+    /// [`AnnotateError`] when the engine fails, does not answer, gives no score for a
+    /// position with moves, or `go_on` breaks; a position without moves scores as its rules
+    /// say without asking.
+    pub fn white_score(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        go_on: &mut dyn FnMut() -> ControlFlow<()>,
+    ) -> Result<i32, AnnotateError> {
+        let mut root = start.clone();
+        for m in moves {
+            root.play_unchecked(*m);
+        }
+        if root.is_checkmate() {
+            return Ok(if root.turn().is_white() { -MATE } else { MATE });
+        }
+        if root.legal_moves().is_empty() {
+            return Ok(0);
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        // Each reading is scored afresh, whatever was scored before it.
+        self.player.send(Command::NewGame);
+        let found = search(self.player.as_ref(), (start, moves, &root), id, self.limits.clone(), go_on)?;
+        let line = found.first().ok_or_else(|| AnnotateError::NoScore {
+            engine: self.player.name().to_owned(),
+            fen: shakmaty::fen::Fen::from_position(&root, shakmaty::EnPassantMode::Legal).to_string(),
+        })?;
+        Ok(centipawns(line.white_score))
+    }
+}
+
+impl Tuner {
+    /// The referee's verdict on each of `readings` (a game, the moves played at the reading,
+    /// and which reading), in order; `None` for one the referee failed on (it is restarted
+    /// for the next) or the run was cancelled before.
+    ///
+    /// # Errors
+    /// [`MatchError::CannotStart`] when the referee's program cannot be started at all.
+    pub(super) fn referee(
+        &self,
+        spec: &EngineSpec,
+        readings: &[(&GameRecord, usize, Reading)],
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<Playout>>, MatchError> {
+        let mut verdicts = Vec::with_capacity(readings.len());
+        let mut current: Option<Referee> = None;
+        let mut go_on = || {
+            if cancel.load(Ordering::Relaxed) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        };
+        for &(game, plies, reading) in readings {
+            if cancel.load(Ordering::Relaxed) {
+                verdicts.push(None);
+                continue;
+            }
+            let referee = match &mut current {
+                Some(r) => r,
+                None => current.insert(Referee::start(spec).map_err(|e| {
+                    MatchError::CannotStart(PlayerFailure {
+                        engine: spec.name.clone(),
+                        kind: FailureKind::CouldNotStart(e.to_string()),
+                        last_lines: Vec::new(),
+                    })
+                })?),
+            };
+            let moves = &game.moves()[..plies.min(game.len())];
+            match referee.white_score(game.start(), moves, &mut go_on) {
+                Ok(cp) => verdicts.push(Some(reading.verdict(cp))),
+                Err(AnnotateError::Engine(failure))
+                    if matches!(failure.kind, FailureKind::CouldNotStart(_)) =>
+                {
+                    return Err(MatchError::CannotStart(failure));
+                }
+                Err(_) => {
+                    // Crashed, hung, scoreless or cancelled: the reading is taken at its
+                    // word, and the next one asks a fresh referee.
+                    verdicts.push(None);
+                    current = None;
+                }
+            }
+        }
+        Ok(verdicts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resignation_is_right_three_pawns_down() {
+        assert_eq!(Reading::Resignation(Seat::White).verdict(-300).winner, Some(Seat::Black));
+        assert_eq!(Reading::Resignation(Seat::White).verdict(-299).winner, None);
+        assert_eq!(Reading::Resignation(Seat::Black).verdict(450).winner, Some(Seat::White));
+        assert_eq!(Reading::Resignation(Seat::Black).verdict(-450).winner, None, "the resigner was ahead");
+    }
+
+    #[test]
+    fn a_draw_is_wrong_beyond_a_pawn_and_a_half() {
+        assert_eq!(Reading::Draw.verdict(150).winner, None);
+        assert_eq!(Reading::Draw.verdict(151).winner, Some(Seat::White));
+        assert_eq!(Reading::Draw.verdict(-151).winner, Some(Seat::Black));
+        assert_eq!(Reading::Draw.verdict(-20), Playout { winner: None, plies: 0, score: Some(-20) });
+    }
+
+    #[test]
+    fn mates_lie_beyond_every_evaluation() {
+        assert_eq!(centipawns(Score::Mate(3)), MATE - 3);
+        assert_eq!(centipawns(Score::Mate(-2)), -MATE + 2);
+        assert!(centipawns(Score::Mate(-30)) < -RESIGN_BEHIND);
+    }
+}
