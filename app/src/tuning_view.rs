@@ -120,9 +120,14 @@ impl TuningView {
             };
             let played_on = "Every declined draw offer, agreed draw and resignation was played on by this engine \
                              to see whether it was right; a wrong one cost the side that made it.";
-            let scored = "The referee scored the position where each was made: a resignation is right at least \
-                          3 pawns behind, a draw offer wrong with a side more than 1.5 pawns ahead; a wrong one \
-                          cost the side that made it.";
+            let margins = header.referee_margins;
+            let scored = format!(
+                "The referee scored the position where each was made: a resignation is right at least {:.2} \
+                 pawns behind, a draw offer wrong with a side more than {:.2} pawns ahead; a wrong one cost the \
+                 side that made it.",
+                f64::from(margins.resign_behind) / 100.0,
+                f64::from(margins.draw_ahead) / 100.0
+            );
             match (&header.referee, header.referee_judges) {
                 (None, _) => {
                     ui.label(format!("Readings checked by playing the game on: {judge}."))
@@ -130,11 +135,11 @@ impl TuningView {
                 }
                 (Some(referee), RefereeJudges::All) => {
                     ui.label(format!("Readings judged by a referee's score: {referee}."))
-                        .on_hover_text(scored);
+                        .on_hover_text(&scored);
                 }
                 (Some(referee), RefereeJudges::Resignations) => {
                     ui.label(format!("Resignations judged by a referee's score: {referee}."))
-                        .on_hover_text(scored);
+                        .on_hover_text(&scored);
                     ui.label(format!("Draw offers checked by playing the game on: {judge}."))
                         .on_hover_text(played_on);
                 }

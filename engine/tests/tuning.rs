@@ -12,8 +12,8 @@ use kibitz_engine::conductor::GameEvent;
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::runner::Remark;
 use kibitz_engine::tuning::{
-    Breeder, Crossover, Finish, Genome, HowEnded, LOG_VERSION, Member, Origin, Playout, RefereeJudges,
-    Replacement, Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
+    Breeder, Crossover, Finish, Genome, HowEnded, LOG_VERSION, Margins, Member, Origin, Playout,
+    RefereeJudges, Replacement, Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
 };
 use kibitz_engine::{Ending, Termination};
 
@@ -364,6 +364,7 @@ fn judged_tuner(check_readings: bool, judge: Option<&str>) -> Tuner {
         judge: judge.map(str::to_owned),
         referee: None,
         referee_judges: RefereeJudges::All,
+        referee_margins: Margins::default(),
     };
     Tuner::new(header, 2, None).expect("a tuner")
 }

@@ -2,12 +2,13 @@
 //! were made (`tune-policy --referee`), by the same standard as issue 18's targets.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use kibitz_engine::policy::Rules;
 use kibitz_engine::tuning::{
-    Crossover, DRAW_AHEAD, Genome, HowEnded, LOG_VERSION, Member, Origin, RESIGN_BEHIND, RefereeJudges,
-    Reply, RuleApplied, RunHeader, Seat, TunedGame, Tuner, Variation,
+    Crossover, DRAW_AHEAD, Genome, HowEnded, LOG_VERSION, Margins, Member, Origin, RESIGN_BEHIND,
+    RefereeJudges, Reply, RuleApplied, RunHeader, Seat, TunedGame, Tuner, TuningLog, Variation,
 };
 
 /// Members of the dead band that agree to anything at once (the widest band, no moves in it
@@ -37,6 +38,7 @@ fn header(referee: &str, judges: RefereeJudges) -> RunHeader {
         judge: None,
         referee: Some(referee.to_owned()),
         referee_judges: judges,
+        referee_margins: Margins::default(),
     }
 }
 
@@ -187,4 +189,37 @@ fn a_referee_needs_a_fixed_limit_and_words_that_describe_an_engine() {
     for words in ["cmd=builtin st=0.05", "cmd=builtin nodes=2000", "cmd=builtin depth=1"] {
         assert!(Tuner::new(header(words, RefereeJudges::All), 1, None).is_ok(), "{words}");
     }
+}
+
+#[test]
+fn the_command_line_keeps_the_referee_and_its_margins_in_the_log() {
+    let dir = std::env::temp_dir().join(format!("kibitz-referee-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let (log, best) = (dir.join("run.log"), dir.join("best.json"));
+    let run = |extra: &[&str]| {
+        let mut args: Vec<String> =
+            ["tune-policy", "--population", "2", "--generations", "1", "--max-plies", "20", "--tc", "sd 1"]
+                .map(String::from)
+                .to_vec();
+        args.extend(["--log".to_owned(), log.to_string_lossy().into_owned()]);
+        args.extend(["--out".to_owned(), best.to_string_lossy().into_owned()]);
+        args.extend(extra.iter().map(|&a| a.to_owned()));
+        kibitz_engine::cli::run(&args)
+    };
+    assert_eq!(run(&["--referee-draw-margin", "75"]), ExitCode::from(2), "a margin needs a referee");
+    assert_eq!(
+        run(&["--referee", "cmd=builtin depth=2", "--referee-draw-margin", "-5"]),
+        ExitCode::from(2),
+        "a negative margin"
+    );
+    assert!(!log.exists(), "no log was written for a run that cannot start");
+    let words = "name=Ref cmd=builtin depth=2";
+    assert_eq!(run(&["--referee", words, "--referee-draw-margin", "75"]), ExitCode::SUCCESS);
+    let header = TuningLog::read(&log).expect("a log").header;
+    assert!(header.check_readings, "a referee checks the readings");
+    assert_eq!(header.referee.as_deref(), Some(words));
+    assert_eq!(header.referee_judges, RefereeJudges::All);
+    assert_eq!(header.referee_margins, Margins { resign_behind: RESIGN_BEHIND, draw_ahead: 75 });
+    let _ = std::fs::remove_dir_all(&dir);
 }

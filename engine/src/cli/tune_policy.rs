@@ -12,8 +12,8 @@ use serde::Serialize;
 
 use crate::policy::{PolicySettings, Rules};
 use crate::tuning::{
-    Crossover, GenerationSummary, Genome, LOG_VERSION, LogWriter, Member, RefereeJudges, RunHeader, Tuner,
-    TuningLog, Variation,
+    Crossover, DRAW_AHEAD, GenerationSummary, Genome, LOG_VERSION, LogWriter, Margins, Member, RESIGN_BEHIND,
+    RefereeJudges, RunHeader, Tuner, TuningLog, Variation,
 };
 use crate::{TimeControl, write_atomic};
 
@@ -91,6 +91,16 @@ pub struct TunePolicyArgs {
     /// the built-in one).
     #[arg(long, value_enum, default_value_t = RefereeName::All, requires = "referee", conflicts_with = "resume")]
     referee_judges: RefereeName,
+    /// The referee calls a draw, offered or agreed, wrong beyond this lead (centipawns;
+    /// the standard is 150).
+    #[arg(long, value_name = "CP", default_value_t = DRAW_AHEAD, requires = "referee", conflicts_with = "resume",
+          value_parser = clap::value_parser!(i32).range(0..=10_000))]
+    referee_draw_margin: i32,
+    /// The referee calls a resignation right from this deficit on (centipawns; the issue's
+    /// standard is 300).
+    #[arg(long, value_name = "CP", default_value_t = RESIGN_BEHIND, requires = "referee", conflicts_with = "resume",
+          value_parser = clap::value_parser!(i32).range(0..=10_000))]
+    referee_resign_margin: i32,
     /// Appends every game to this PGN file.
     #[arg(long, value_name = "FILE.pgn")]
     pgn: Option<PathBuf>,
@@ -172,6 +182,10 @@ impl TunePolicyArgs {
             referee_judges: match self.referee_judges {
                 RefereeName::All => RefereeJudges::All,
                 RefereeName::Resignations => RefereeJudges::Resignations,
+            },
+            referee_margins: Margins {
+                resign_behind: self.referee_resign_margin,
+                draw_ahead: self.referee_draw_margin,
             },
         }))
     }

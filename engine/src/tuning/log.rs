@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Finish, GenerationSummary, Genome, GenomeError, Member, RuleApplied, Variation};
+use super::{Finish, GenerationSummary, Genome, GenomeError, Margins, Member, RuleApplied, Variation};
 use crate::policy::Rules;
 
 /// The log format's version.
@@ -59,6 +59,9 @@ pub struct RunHeader {
     /// Which readings the referee judges; the judge plays the others on.
     #[serde(default)]
     pub referee_judges: RefereeJudges,
+    /// The referee's margins (the issue's, and in older logs).
+    #[serde(default)]
+    pub referee_margins: Margins,
 }
 
 /// The readings a run's referee judges ([`RunHeader::referee`]).
@@ -305,6 +308,7 @@ mod tests {
             judge: None,
             referee: None,
             referee_judges: RefereeJudges::All,
+            referee_margins: Margins::default(),
         }
     }
 

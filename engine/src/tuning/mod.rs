@@ -32,7 +32,7 @@ pub use log::{
 };
 pub use member::{Member, Origin};
 pub use pairing::pair;
-pub use referee::{DRAW_AHEAD, NoFixedLimit, RESIGN_BEHIND, Reading, Referee};
+pub use referee::{DRAW_AHEAD, Margins, NoFixedLimit, RESIGN_BEHIND, Reading, Referee};
 pub use replacement::{Breeder, Replacement, RuleApplied};
 pub use run::{Tuner, TuningError};
 pub use summary::{EndingCounts, GenerationSummary, ParameterStats};

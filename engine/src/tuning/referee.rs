@@ -6,6 +6,9 @@
 //! - a draw offer, accepted or declined, is wrong when either side is more than
 //!   [`DRAW_AHEAD`] ahead, and declining one is wrong when neither is.
 //!
+//! A run may judge by narrower or wider [`Margins`] than these (a tuner aiming at the
+//! targets' error rates may want to judge more strictly than the targets do).
+//!
 //! The verdict is a [`Playout`] of no plies, with the referee's score, so that the
 //! replacement rules read it as they read a game played on: a side ahead beyond the margin
 //! "wins", a level position is "drawn" (see [`super::replacement`]).
@@ -18,6 +21,7 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
 use super::{Playout, Seat, Tuner};
@@ -32,6 +36,24 @@ pub const RESIGN_BEHIND: i32 = 300;
 /// A draw, offered or agreed, is wrong beyond this lead for either side (centipawns).
 pub const DRAW_AHEAD: i32 = 150;
 
+/// How far behind a resigner must be, and how far ahead a side must be for a draw to be
+/// wrong, in centipawns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Margins {
+    /// A resignation is right from this deficit on.
+    pub resign_behind: i32,
+    /// A draw is wrong beyond this lead.
+    pub draw_ahead: i32,
+}
+
+impl Default for Margins {
+    /// The issue's: [`RESIGN_BEHIND`] and [`DRAW_AHEAD`].
+    fn default() -> Self {
+        Margins { resign_behind: RESIGN_BEHIND, draw_ahead: DRAW_AHEAD }
+    }
+}
+
 /// A mate's score in centipawns: past any evaluation, nearer mates further.
 const MATE: i32 = 100_000;
 
@@ -45,17 +67,17 @@ pub enum Reading {
 }
 
 impl Reading {
-    /// The verdict on the reading in a position White's side scores `white_cp`: the side
-    /// that "wins" it, as a game played on would say (`None`: drawn).
+    /// The verdict on the reading, by `margins`, in a position White's side scores
+    /// `white_cp`: the side that "wins" it, as a game played on would say (`None`: drawn).
     #[must_use]
-    pub fn verdict(self, white_cp: i32) -> Playout {
+    pub fn verdict(self, white_cp: i32, margins: Margins) -> Playout {
         let winner = match self {
             Reading::Resignation(resigner) => {
                 let for_resigner = if resigner == Seat::White { white_cp } else { -white_cp };
-                (for_resigner <= -RESIGN_BEHIND).then(|| resigner.other())
+                (for_resigner <= -margins.resign_behind).then(|| resigner.other())
             }
-            Reading::Draw if white_cp > DRAW_AHEAD => Some(Seat::White),
-            Reading::Draw if white_cp < -DRAW_AHEAD => Some(Seat::Black),
+            Reading::Draw if white_cp > margins.draw_ahead => Some(Seat::White),
+            Reading::Draw if white_cp < -margins.draw_ahead => Some(Seat::Black),
             Reading::Draw => None,
         };
         Playout { winner, plies: 0, score: Some(white_cp) }
@@ -200,7 +222,7 @@ impl Tuner {
             };
             let moves = &game.moves()[..plies.min(game.len())];
             match referee.white_score(game.start(), moves, &mut go_on) {
-                Ok(cp) => verdicts.push(Some(reading.verdict(cp))),
+                Ok(cp) => verdicts.push(Some(reading.verdict(cp, self.header.referee_margins))),
                 Err(AnnotateError::Engine(failure))
                     if matches!(failure.kind, FailureKind::CouldNotStart(_)) =>
                 {
@@ -224,18 +246,39 @@ mod tests {
 
     #[test]
     fn a_resignation_is_right_three_pawns_down() {
-        assert_eq!(Reading::Resignation(Seat::White).verdict(-300).winner, Some(Seat::Black));
-        assert_eq!(Reading::Resignation(Seat::White).verdict(-299).winner, None);
-        assert_eq!(Reading::Resignation(Seat::Black).verdict(450).winner, Some(Seat::White));
-        assert_eq!(Reading::Resignation(Seat::Black).verdict(-450).winner, None, "the resigner was ahead");
+        assert_eq!(
+            Reading::Resignation(Seat::White).verdict(-300, Margins::default()).winner,
+            Some(Seat::Black)
+        );
+        assert_eq!(Reading::Resignation(Seat::White).verdict(-299, Margins::default()).winner, None);
+        assert_eq!(
+            Reading::Resignation(Seat::Black).verdict(450, Margins::default()).winner,
+            Some(Seat::White)
+        );
+        assert_eq!(
+            Reading::Resignation(Seat::Black).verdict(-450, Margins::default()).winner,
+            None,
+            "the resigner was ahead"
+        );
     }
 
     #[test]
     fn a_draw_is_wrong_beyond_a_pawn_and_a_half() {
-        assert_eq!(Reading::Draw.verdict(150).winner, None);
-        assert_eq!(Reading::Draw.verdict(151).winner, Some(Seat::White));
-        assert_eq!(Reading::Draw.verdict(-151).winner, Some(Seat::Black));
-        assert_eq!(Reading::Draw.verdict(-20), Playout { winner: None, plies: 0, score: Some(-20) });
+        assert_eq!(Reading::Draw.verdict(150, Margins::default()).winner, None);
+        assert_eq!(Reading::Draw.verdict(151, Margins::default()).winner, Some(Seat::White));
+        assert_eq!(Reading::Draw.verdict(-151, Margins::default()).winner, Some(Seat::Black));
+        assert_eq!(
+            Reading::Draw.verdict(-20, Margins::default()),
+            Playout { winner: None, plies: 0, score: Some(-20) }
+        );
+    }
+
+    #[test]
+    fn a_run_may_judge_more_strictly() {
+        let strict = Margins { resign_behind: 500, draw_ahead: 75 };
+        assert_eq!(Reading::Draw.verdict(100, strict).winner, Some(Seat::White));
+        assert_eq!(Reading::Resignation(Seat::White).verdict(-400, strict).winner, None);
+        assert_eq!(Reading::Resignation(Seat::White).verdict(-500, strict).winner, Some(Seat::Black));
     }
 
     #[test]
