@@ -378,7 +378,10 @@ impl<'a> Searcher<'a> {
                     skip_quiets = true;
                     continue;
                 }
-                if depth <= SEE_PRUNE_MAX_DEPTH {
+                // Not in the principal variation: a quiet sacrifice there may be the whole
+                // point (WAC.191's mate was lost to it once earlier searches had reordered
+                // the quiet moves).
+                if depth <= SEE_PRUNE_MAX_DEPTH && !pv_node {
                     let threshold = if quiet_move {
                         -SEE_QUIET_MARGIN * depth * depth
                     } else {

@@ -102,7 +102,7 @@ pub const LMP_MAX_DEPTH: i32 = 8;
 /// skipped (half as many when the position is not improving).
 pub const LMP_BASE: i32 = 3;
 
-/// Static exchange pruning applies up to this remaining depth.
+/// Static exchange pruning applies up to this remaining depth, outside PV nodes.
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 
 /// Static exchange pruning: a capture losing more than this much per ply is skipped.
