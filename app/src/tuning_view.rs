@@ -224,7 +224,12 @@ impl TuningView {
                         .iter()
                         .map(|s| [x(s), 100.0 * s.endings.refuted as f64 / s.endings.games.max(1) as f64])
                         .collect();
-                    plot.line(Line::new("misread (played on)", refuted));
+                    let judged = if run.log.header.referee.is_some() {
+                        "misread (judged)"
+                    } else {
+                        "misread (played on)"
+                    };
+                    plot.line(Line::new(judged, refuted));
                 }
             });
     }
