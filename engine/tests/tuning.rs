@@ -12,8 +12,8 @@ use kibitz_engine::conductor::GameEvent;
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::runner::Remark;
 use kibitz_engine::tuning::{
-    Breeder, Crossover, Finish, Genome, HowEnded, LOG_VERSION, Margins, Member, Origin, Playout,
-    RefereeJudges, Replacement, Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
+    Breeder, Finish, Genome, HowEnded, Member, Origin, Playout, Replacement, Reply, RuleApplied, RunHeader,
+    Seat, Tuner, TuningLog, Variation,
 };
 use kibitz_engine::{Ending, Termination};
 
@@ -351,20 +351,11 @@ fn tuner(check_readings: bool) -> Tuner {
 fn judged_tuner(check_readings: bool, judge: Option<&str>) -> Tuner {
     let openings = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/epd/wac.epd");
     let header = RunHeader {
-        version: LOG_VERSION,
-        rules: Rules::DeadBand,
-        genome: Genome::for_rules(Rules::DeadBand).names(),
-        population: 4,
-        seed: 7,
-        variation: Variation { sigma: 0.05, crossover: Crossover::Uniform },
-        control: "sd 2".into(),
         openings: Some(openings),
         max_plies: 120,
         check_readings,
         judge: judge.map(str::to_owned),
-        referee: None,
-        referee_judges: RefereeJudges::All,
-        referee_margins: Margins::default(),
+        ..RunHeader::new(Rules::DeadBand, 4, 7, "sd 2")
     };
     Tuner::new(header, 2, None).expect("a tuner")
 }

@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 
 use kibitz_engine::policy::Rules;
 use kibitz_engine::tuning::{
-    Crossover, DRAW_AHEAD, Genome, HowEnded, LOG_VERSION, Margins, Member, Origin, RESIGN_BEHIND,
-    RefereeJudges, Reply, RuleApplied, RunHeader, Seat, TunedGame, Tuner, TuningLog, Variation,
+    DRAW_AHEAD, HowEnded, Margins, Member, Origin, RESIGN_BEHIND, RefereeJudges, Reply, RuleApplied,
+    RunHeader, Seat, TunedGame, Tuner, TuningLog,
 };
 
 /// Members of the dead band that agree to anything at once (the widest band, no moves in it
@@ -25,20 +25,12 @@ fn population(values: [i64; 3], size: u64) -> Vec<Member> {
 /// readings judged by `referee` (engine words) as `judges` says.
 fn header(referee: &str, judges: RefereeJudges) -> RunHeader {
     RunHeader {
-        version: LOG_VERSION,
-        rules: Rules::DeadBand,
-        genome: Genome::for_rules(Rules::DeadBand).names(),
-        population: 4,
-        seed: 7,
-        variation: Variation { sigma: 0.05, crossover: Crossover::Uniform },
-        control: "sd 2".into(),
         openings: Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/epd/wac.epd")),
         max_plies: 120,
         check_readings: true,
-        judge: None,
         referee: Some(referee.to_owned()),
         referee_judges: judges,
-        referee_margins: Margins::default(),
+        ..RunHeader::new(Rules::DeadBand, 4, 7, "sd 2")
     }
 }
 

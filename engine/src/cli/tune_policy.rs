@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::policy::{PolicySettings, Rules};
 use crate::tuning::{
-    Crossover, DRAW_AHEAD, GenerationSummary, Genome, LOG_VERSION, LogWriter, Margins, Member, RESIGN_BEHIND,
+    Crossover, DRAW_AHEAD, GenerationSummary, Genome, LogWriter, Margins, Member, RESIGN_BEHIND,
     RefereeJudges, RunHeader, Tuner, TuningLog, Variation,
 };
 use crate::{TimeControl, write_atomic};
@@ -167,13 +167,7 @@ impl TunePolicyArgs {
             CrossoverName::Average => Crossover::Average,
         };
         Ok(Some(RunHeader {
-            version: LOG_VERSION,
-            rules,
-            genome: Genome::for_rules(rules).names(),
-            population,
-            seed: self.seed,
             variation: Variation { sigma: self.sigma, crossover },
-            control,
             openings: self.openings.clone(),
             max_plies: self.max_plies,
             check_readings: self.check_readings || self.judge.is_some() || self.referee.is_some(),
@@ -187,6 +181,7 @@ impl TunePolicyArgs {
                 resign_behind: self.referee_resign_margin,
                 draw_ahead: self.referee_draw_margin,
             },
+            ..RunHeader::new(rules, population, self.seed, &control)
         }))
     }
 

@@ -64,6 +64,31 @@ pub struct RunHeader {
     pub referee_margins: Margins,
 }
 
+impl RunHeader {
+    /// A run of `population` members tuning `rules` at `control`, from `seed`: the default
+    /// operators, from the initial position, a draw after 400 plies, the readings taken at
+    /// their word.
+    #[must_use]
+    pub fn new(rules: Rules, population: usize, seed: u64, control: &str) -> RunHeader {
+        RunHeader {
+            version: LOG_VERSION,
+            rules,
+            genome: Genome::for_rules(rules).names(),
+            population,
+            seed,
+            variation: Variation::default(),
+            control: control.to_owned(),
+            openings: None,
+            max_plies: 400,
+            check_readings: false,
+            judge: None,
+            referee: None,
+            referee_judges: RefereeJudges::All,
+            referee_margins: Margins::default(),
+        }
+    }
+}
+
 /// The readings a run's referee judges ([`RunHeader::referee`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -291,25 +316,10 @@ impl LogWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tuning::{Crossover, Origin};
+    use crate::tuning::Origin;
 
     fn header() -> RunHeader {
-        RunHeader {
-            version: LOG_VERSION,
-            rules: Rules::DeadBand,
-            genome: Genome::for_rules(Rules::DeadBand).names(),
-            population: 2,
-            seed: 1,
-            variation: Variation { sigma: 0.05, crossover: Crossover::Uniform },
-            control: "sd 2".into(),
-            openings: None,
-            max_plies: 100,
-            check_readings: true,
-            judge: None,
-            referee: None,
-            referee_judges: RefereeJudges::All,
-            referee_margins: Margins::default(),
-        }
+        RunHeader { max_plies: 100, check_readings: true, ..RunHeader::new(Rules::DeadBand, 2, 1, "sd 2") }
     }
 
     fn generation(n: u32) -> GenerationRecord {
