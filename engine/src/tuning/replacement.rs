@@ -5,7 +5,8 @@
 //! In the order they are tried:
 //! 0. Kibitz's additions, when the run checks readings ([`super::playout`]): every declined
 //!    offer is played on from where it was made, and every agreed draw and resignation from
-//!    where the game ended, by the run's judge.
+//!    where the game ended, by the run's judge (or scored there by its referee,
+//!    [`super::referee`], whose verdict reads as a game played on).
 //!    - The first declined offer played on decides the game's replacements. A side wins
 //!      when it is played on: the offer was the misreading, and the offerer is replaced by
 //!      a clone of the side that declined, as a side that is mated is. It is drawn: the
