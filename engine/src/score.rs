@@ -43,6 +43,18 @@ impl ScoreBound {
 }
 
 impl Score {
+    /// The score in centipawns for comparing scores, a mate as `mate` less the moves to it
+    /// (`mate` beyond any evaluation, so that mates lie past every evaluation, sooner ones
+    /// further).
+    #[must_use]
+    pub fn centipawns(self, mate: i32) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => mate - n,
+            Score::Mate(n) => -mate - n,
+        }
+    }
+
     /// The same score seen from White's side, as Crafty prints scores.
     #[must_use]
     pub fn white_pov(self, side_to_move: Color) -> Score {

@@ -21,7 +21,7 @@ use std::time::Duration;
 use rand::Rng;
 use shakmaty::{Chess, Move};
 
-use crate::{Engine, Listener, Score, SearchInfo, SearchLimits, SearchOutcome};
+use crate::{Engine, Listener, SearchInfo, SearchLimits, SearchOutcome};
 
 /// The weakest setting of the model; lower ones are taken as this.
 pub const MIN_SETTING: u32 = 400;
@@ -116,13 +116,13 @@ impl Strength {
     /// exponentially with the line's loss (a line a third of the margin worse is about half as
     /// likely as the best). `None` only for no lines.
     pub fn choose(self, lines: &[SearchInfo], rng: &mut impl Rng) -> Option<usize> {
-        let best = lines.iter().map(|l| centipawns(l.score)).max()?;
+        let best = lines.iter().map(|l| l.score.centipawns(MATE_CP)).max()?;
         let margin = self.margin();
         let scale = f64::from(margin) / 2.0;
         let weights: Vec<f64> = lines
             .iter()
             .map(|l| {
-                let loss = best - centipawns(l.score);
+                let loss = best - l.score.centipawns(MATE_CP);
                 if loss <= margin { (-f64::from(loss) / scale).exp() } else { 0.0 }
             })
             .collect();
@@ -180,15 +180,6 @@ impl Strength {
     }
 }
 
-/// A score in centipawns for comparing lines: mates beyond any material, sooner ones better.
-fn centipawns(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => MATE_CP - n,
-        Score::Mate(n) => -MATE_CP - n,
-    }
-}
-
 /// Collects the exact lines of every iteration and passes on those the caller asked for.
 struct Ranked<'a> {
     /// Every exact line reported, in order.
@@ -230,6 +221,7 @@ impl Listener for Ranked<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Score;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 

@@ -31,7 +31,7 @@ use super::{Playout, Seat, Tuner};
 use crate::annotate::search::search;
 use crate::matches::{EngineSpec, MatchError};
 use crate::{
-    AnnotateError, Command, FailureKind, GameRecord, Player, PlayerFailure, Score, SearchLimits, TimeControl,
+    AnnotateError, Command, FailureKind, GameRecord, Player, PlayerFailure, SearchLimits, TimeControl,
 };
 
 /// A resignation is right from this deficit on, for the resigner (centipawns).
@@ -87,16 +87,6 @@ impl Reading {
     }
 }
 
-/// A score in centipawns, mates as ±[`MATE`] less the moves to it.
-#[must_use]
-pub fn centipawns(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => MATE - n,
-        Score::Mate(n) => -MATE - n,
-    }
-}
-
 /// Why an engine cannot referee.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoFixedLimit(pub String);
@@ -148,12 +138,6 @@ impl Referee {
         Ok(limits)
     }
 
-    /// The engine's name.
-    #[must_use]
-    pub fn name(&self) -> &str {
-        self.player.name()
-    }
-
     /// White's score, in centipawns, of the position `moves` reach from `start`, searched
     /// afresh (after a new game, so that earlier positions leave nothing in its tables).
     ///
@@ -186,7 +170,7 @@ impl Referee {
             engine: self.player.name().to_owned(),
             fen: shakmaty::fen::Fen::from_position(&root, shakmaty::EnPassantMode::Legal).to_string(),
         })?;
-        Ok(centipawns(line.white_score))
+        Ok(line.white_score.centipawns(MATE))
     }
 }
 
@@ -246,6 +230,7 @@ impl Tuner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Score;
 
     #[test]
     fn a_resignation_is_right_three_pawns_down() {
@@ -286,8 +271,8 @@ mod tests {
 
     #[test]
     fn mates_lie_beyond_every_evaluation() {
-        assert_eq!(centipawns(Score::Mate(3)), MATE - 3);
-        assert_eq!(centipawns(Score::Mate(-2)), -MATE + 2);
-        assert!(centipawns(Score::Mate(-30)) < -RESIGN_BEHIND);
+        assert_eq!(Score::Mate(3).centipawns(MATE), MATE - 3);
+        assert_eq!(Score::Mate(-2).centipawns(MATE), -MATE + 2);
+        assert!(Score::Mate(-30).centipawns(MATE) < -RESIGN_BEHIND);
     }
 }
