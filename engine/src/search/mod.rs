@@ -457,26 +457,46 @@ mod tests {
 
     #[test]
     fn sees_a_repetition_draw() {
-        // Black is a queen down; Kg8 repeats a position of the game, which is a draw.
+        // Black is a queen down; Kg8 repeats a position the game met twice: the third time
+        // is a draw.
         let root = pos("7k/8/8/8/8/8/8/KQ6 b - - 10 40");
-        let repeated = pos("6k1/8/8/8/8/8/8/KQ6 w - - 11 41");
-        let history = [position_hash(&repeated), 1, 2];
+        let repeated = position_hash(&pos("6k1/8/8/8/8/8/8/KQ6 w - - 11 41"));
+        let history = [repeated, 1, 2, 3, repeated, 5, 6];
         let stop = AtomicBool::new(false);
         let limits = SearchLimits::depth(1);
         let outcome = Engine::new(1).search(&root, &history, &limits, &stop, |_| {});
         assert_eq!(outcome.best.map(|m| m.to().to_string()), Some("g8".to_owned()));
         assert_eq!(outcome.info.map(|i| i.score), Some(Score::Cp(0)));
+        // Met once before, the position is not a draw yet: White need not repeat it again.
+        let once = Engine::new(1).search(&root, &history[4..], &limits, &stop, |_| {});
+        assert!(
+            matches!(once.info.as_ref().map(|i| i.score), Some(Score::Cp(cp)) if cp < -500),
+            "{:?}",
+            once.info
+        );
         // Without that history the same move is just a move in a lost position.
         let fresh = Engine::new(1).search(&root, &[], &limits, &stop, |_| {});
         assert!(matches!(fresh.info.map(|i| i.score), Some(Score::Cp(cp)) if cp < -500));
     }
 
     #[test]
+    fn a_repetition_inside_the_search_is_a_draw_at_once() {
+        // White, whose back rank falls to the rooks, checks for ever (Qd8+ Kh7 Qd3+ Kg8
+        // Qd5+ Kh8 Qd8+ ..., Stockfish's line); no position of it was met before the root, so
+        // the draw is a repetition the search finds by itself, within four plies (and the
+        // checks' extensions) the second time a position comes back, not the third.
+        let root = pos("7k/6p1/7p/8/8/8/rr3PP1/3Q2K1 w - - 0 40");
+        let stop = AtomicBool::new(false);
+        let outcome = Engine::new(1).search(&root, &[], &SearchLimits::depth(4), &stop, |_| {});
+        assert_eq!(outcome.info.as_ref().map(|i| i.score), Some(Score::Cp(0)), "{:?}", outcome.info);
+    }
+
+    #[test]
     fn the_draw_score_decides_between_a_repetition_and_a_pawn_down() {
-        // Black, a pawn down, can repeat the game's earlier position with Kh8.
+        // Black, a pawn down, can repeat the game's earlier position a third time with Kh8.
         let root = pos("6k1/8/8/8/8/8/P7/6K1 b - - 10 40");
-        let repeated = pos("7k/8/8/8/8/8/P7/6K1 w - - 11 41");
-        let history = [position_hash(&repeated), 1, 2];
+        let repeated = position_hash(&pos("7k/8/8/8/8/8/P7/6K1 w - - 11 41"));
+        let history = [repeated, 1, 2, 3, repeated, 5, 6];
         let stop = AtomicBool::new(false);
         let best = |draw_score| {
             let mut engine = Engine::new(1);

@@ -183,13 +183,21 @@ impl<'a> Searcher<'a> {
         if pos.turn() == self.root_turn { self.draw_score } else { -self.draw_score }
     }
 
-    /// Whether the current node (the last entry of `path`) repeats an earlier position
-    /// since the last irreversible move.
-    fn is_repetition(&self, halfmoves: u32) -> bool {
+    /// Whether the current node (the last entry of `path`, `ply` plies from the root) is a
+    /// draw by repetition since the last irreversible move: it repeats a position met after
+    /// the root (the side that chose to repeat can repeat again), or it occurs for the third
+    /// time. A position the game met once before the root is not yet a draw: the opponent
+    /// may still avoid the third time (Stockfish draws so too).
+    fn is_repetition(&self, halfmoves: u32, ply: usize) -> bool {
         let last = self.path.len() - 1;
         let current = self.path[last];
         let window = (halfmoves as usize).min(last);
-        (4..=window).step_by(2).any(|back| self.path[last - back] == current)
+        let mut earlier = (4..=window).step_by(2).filter(|&back| self.path[last - back] == current);
+        match earlier.next() {
+            Some(back) if back < ply => true,
+            Some(_) => earlier.next().is_some(),
+            None => false,
+        }
     }
 
     /// Alpha-beta search of `pos` (whose hash is `hash` and which is `path`'s last entry) to
@@ -212,7 +220,7 @@ impl<'a> Searcher<'a> {
         }
         let in_check = pos.is_check();
         if ply > 0 {
-            if self.is_repetition(pos.halfmoves()) || pos.is_insufficient_material() {
+            if self.is_repetition(pos.halfmoves(), ply) || pos.is_insufficient_material() {
                 return self.draw(pos);
             }
             if pos.halfmoves() >= 100 {
