@@ -11,6 +11,9 @@
 //! games at the same depth, the referee's verdicts are read from it instead of running
 //! Stockfish again: at a fixed depth, on one thread, with its hash cleared before each game,
 //! Stockfish gives the same verdicts every time (the file is read once Kibitz is done).
+//!
+//! MS may also be `stockfish-dN`: Stockfish at depth N takes Kibitz's seat, which measures how
+//! far the referee's own marks move between two depths (the floor under any annotator's score).
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -105,28 +108,35 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let path = args.first().map_or("data/pgn/games/dortmund.pgn", String::as_str);
     let count: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
-    let ms: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(200);
+    let seat = args.get(2).map_or("200", String::as_str);
+    let seat_depth: Option<u32> = seat.strip_prefix("stockfish-d").and_then(|d| d.parse().ok());
+    let ms: u64 = seat.parse().unwrap_or(200);
     let depth: u32 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(14);
     let bytes = std::fs::read(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
     let games: Vec<GameRecord> =
         read_games(&bytes).filter_map(Result::ok).filter(|g| g.len() >= 20).take(count).collect();
     let kibitz_settings = AnnotateSettings {
-        limit: AnnotateLimit::Time(Duration::from_millis(ms)),
+        limit: seat_depth.map_or(AnnotateLimit::Time(Duration::from_millis(ms)), AnnotateLimit::Depth),
         ..AnnotateSettings::default()
     };
     let referee_settings =
         AnnotateSettings { limit: AnnotateLimit::Depth(depth), ..AnnotateSettings::default() };
+    let stockfish = || {
+        let mut config = EngineConfig::from_path(STOCKFISH);
+        config.protocol = Some(Protocol::Uci);
+        config.options = vec![("Hash".into(), "32".into())];
+        ExternalEngine::spawn(config, || {})
+    };
     let (kibitz, referee) = std::thread::scope(|scope| {
-        let kibitz =
-            scope.spawn(|| annotate_all(&EngineHandle::spawn(|| {}), &games, &kibitz_settings, "kibitz"));
+        let kibitz = scope.spawn(|| match seat_depth {
+            Some(_) => annotate_all(&stockfish(), &games, &kibitz_settings, "stockfish (Kibitz's seat)"),
+            None => annotate_all(&EngineHandle::spawn(|| {}), &games, &kibitz_settings, "kibitz"),
+        });
         let referee = scope.spawn(|| {
             if args.get(5).is_some() {
                 return Vec::new();
             }
-            let mut config = EngineConfig::from_path(STOCKFISH);
-            config.protocol = Some(Protocol::Uci);
-            config.options = vec![("Hash".into(), "32".into())];
-            annotate_all(&ExternalEngine::spawn(config, || {}), &games, &referee_settings, "stockfish")
+            annotate_all(&stockfish(), &games, &referee_settings, "stockfish")
         });
         (kibitz.join().unwrap_or_default(), referee.join().unwrap_or_default())
     });
@@ -143,7 +153,8 @@ fn main() {
             "the referee judged {referee_moves} moves, Kibitz {moves}: not the same games, or no referee TSV"
         ));
     }
-    println!("games {} moves {moves}; Kibitz {ms} ms per search, Stockfish depth {depth}", games.len());
+    let seat = seat_depth.map_or(format!("Kibitz {ms} ms per search"), |d| format!("Stockfish depth {d}"));
+    println!("games {} moves {moves}; {seat}, against Stockfish depth {depth}", games.len());
     for judgement in [Judgement::Blunder, Judgement::Mistake] {
         let (theirs, ours) = (marked(&referee, judgement), marked(&kibitz, judgement));
         let found = theirs.iter().filter(|&&n| mark_of(&kibitz, n) == Some(judgement)).count();
