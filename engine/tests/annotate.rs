@@ -130,6 +130,36 @@ fn the_built_in_engine_marks_a_missed_mate_and_a_hung_queen() {
     assert_eq!(annotated.game.tag("Result"), Some("1-0"));
 }
 
+/// So-Wei Yi, Lindores Abbey 2020 (twic-01): 34. Qh8+ repeats the position after 32. Qh8+
+/// once; White goes on to win (Stockfish 15.1 at depth 14: +4.73 after it).
+const REPEATED_ONCE: &str = r#"[Event "Lindores Abbey Prelim"]
+[White "So,W"]
+[Black "Wei Yi"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 d6 6. c3 a6 7. Re1 h6 8. a4 O-O
+9. Nbd2 Ne7 10. Nf1 c6 11. Bb3 Ng6 12. Ng3 Bb6 13. d4 exd4 14. cxd4 Bg4 15. h3
+Bxf3 16. gxf3 d5 17. e5 Nh7 18. f4 Qh4 19. Nf5 Qxh3 20. Bc2 Nh4 21. Nxh4 Qxh4
+22. Ra3 f5 23. Kg2 Rae8 24. Rb3 Qd8 25. Qh5 Nf6 26. Qxf5 Ne4 27. Qg6 Bxd4 28.
+Rxe4 dxe4 29. Rg3 Qd7 30. Qxh6 Rf7 31. Bb3 Kf8 32. Qh8+ Ke7 33. Qh4+ Kf8 34.
+Qh8+ Ke7 35. Qh5 Kf8 36. Rg6 Rxe5 37. Qh8+ Ke7 38. Bxf7 Rc5 39. Be6 1-0
+"#;
+
+#[test]
+fn a_move_that_repeats_a_position_once_is_not_judged_a_draw() {
+    // The search once drew every repetition of a game position, so 34. Qh8+ scored 0.00 and
+    // was marked a blunder; a position met once before is a draw only the third time.
+    let engine = EngineHandle::spawn(|| {});
+    let only_34 =
+        AnnotateSettings { side: Side::White, moves: "34-34".parse().expect("range"), ..settings(8) };
+    let annotated = annotate_game(&engine, &game(REPEATED_ONCE), &only_34, &mut go_on).expect("annotated");
+    let [verdict] = &annotated.verdicts[..] else { panic!("one move judged: {:?}", annotated.verdicts) };
+    assert_eq!(verdict.node, at(&annotated, 67), "34. Qh8+ is ply 67");
+    assert!(matches!(verdict.played, kibitz_engine::Score::Cp(cp) if cp > 200), "{verdict:?}");
+    assert_eq!(verdict.judgement, None, "{verdict:?}");
+    assert!(nags(&annotated, 67).is_empty(), "{:?}", nags(&annotated, 67));
+}
+
 #[test]
 fn a_timed_annotation_takes_at_most_two_searches_per_move() {
     // Second looks at moves near the blunder threshold are paid from the time other moves
