@@ -21,15 +21,13 @@ use std::time::Duration;
 use rand::Rng;
 use shakmaty::{Chess, Move};
 
+use crate::policy::score_cp;
 use crate::{Engine, Listener, SearchInfo, SearchLimits, SearchOutcome};
 
 /// The weakest setting of the model; lower ones are taken as this.
 pub const MIN_SETTING: u32 = 400;
 /// The strongest setting of the model; higher ones are taken as this.
 pub const MAX_SETTING: u32 = 2400;
-
-/// A mate's score in centipawns for comparing lines: beyond any material count.
-const MATE_CP: i32 = 30_000;
 
 /// A playing strength below Kibitz's full strength: one setting of the model.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -116,13 +114,13 @@ impl Strength {
     /// exponentially with the line's loss (a line a third of the margin worse is about half as
     /// likely as the best). `None` only for no lines.
     pub fn choose(self, lines: &[SearchInfo], rng: &mut impl Rng) -> Option<usize> {
-        let best = lines.iter().map(|l| l.score.centipawns(MATE_CP)).max()?;
+        let best = lines.iter().map(|l| score_cp(l.score)).max()?;
         let margin = self.margin();
         let scale = f64::from(margin) / 2.0;
         let weights: Vec<f64> = lines
             .iter()
             .map(|l| {
-                let loss = best - l.score.centipawns(MATE_CP);
+                let loss = best - score_cp(l.score);
                 if loss <= margin { (-f64::from(loss) / scale).exp() } else { 0.0 }
             })
             .collect();

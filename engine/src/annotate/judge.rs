@@ -26,11 +26,7 @@ const SECOND_LOOK: Range<f64> = 0.15..0.5;
 /// A score as a number that orders scores (mates beyond every centipawn value, the quicker
 /// mate the better), in centipawns: Crafty compares the played and the best move's scores so.
 fn rank(score: Score) -> i64 {
-    match score {
-        Score::Cp(cp) => i64::from(cp),
-        Score::Mate(n) if n > 0 => 100_000 - i64::from(n),
-        Score::Mate(n) => -100_000 - i64::from(n),
-    }
+    i64::from(score.centipawns(100_000))
 }
 
 /// A score in centipawns clipped as lichess clips them for the average loss.

@@ -39,11 +39,7 @@ pub const MATE_CP: i32 = 30_000;
 /// A score as centipawns, mates as ±[`MATE_CP`] (nearer mates further out).
 #[must_use]
 pub fn score_cp(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => MATE_CP - n,
-        Score::Mate(n) => -MATE_CP - n,
-    }
+    score.centipawns(MATE_CP)
 }
 
 /// Which rule set decides.
