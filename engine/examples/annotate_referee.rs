@@ -108,9 +108,17 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let path = args.first().map_or("data/pgn/games/dortmund.pgn", String::as_str);
     let count: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
-    let seat = args.get(2).map_or("200", String::as_str);
-    let seat_depth: Option<u32> = seat.strip_prefix("stockfish-d").and_then(|d| d.parse().ok());
-    let ms: u64 = seat.parse().unwrap_or(200);
+    // Kibitz's milliseconds per search, or Stockfish's depth in Kibitz's seat.
+    let (ms, seat_depth): (u64, Option<u32>) = match args.get(2) {
+        None => (200, None),
+        Some(arg) => match arg.strip_prefix("stockfish-d") {
+            Some(d) => (0, Some(d.parse().unwrap_or_else(|_| fail(&format!("{arg}: not stockfish-dN"))))),
+            None => (
+                arg.parse().unwrap_or_else(|_| fail(&format!("{arg}: not milliseconds or stockfish-dN"))),
+                None,
+            ),
+        },
+    };
     let depth: u32 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(14);
     let bytes = std::fs::read(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
     let games: Vec<GameRecord> =
@@ -153,8 +161,8 @@ fn main() {
             "the referee judged {referee_moves} moves, Kibitz {moves}: not the same games, or no referee TSV"
         ));
     }
-    let seat = seat_depth.map_or(format!("Kibitz {ms} ms per search"), |d| format!("Stockfish depth {d}"));
-    println!("games {} moves {moves}; {seat}, against Stockfish depth {depth}", games.len());
+    let who = seat_depth.map_or(format!("Kibitz {ms} ms per search"), |d| format!("Stockfish depth {d}"));
+    println!("games {} moves {moves}; {who}, against Stockfish depth {depth}", games.len());
     for judgement in [Judgement::Blunder, Judgement::Mistake] {
         let (theirs, ours) = (marked(&referee, judgement), marked(&kibitz, judgement));
         let found = theirs.iter().filter(|&&n| mark_of(&kibitz, n) == Some(judgement)).count();
