@@ -244,7 +244,7 @@ impl<'a> Searcher<'a> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(pos, hash, alpha, beta, ply);
+            return self.quiescence(pos, hash, alpha, beta, ply, true);
         }
 
         let pv_node = beta - alpha > 1;
@@ -287,10 +287,20 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let static_eval = if in_check { -MATE } else { self.static_eval(pos, hash, ply) };
-        self.evals[ply] = static_eval;
+        let raw_eval = if in_check { -MATE } else { self.static_eval(pos, hash, ply) };
+        self.evals[ply] = raw_eval;
         // Whether the position got better for the side to move over its last move.
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        let improving = !in_check && ply >= 2 && raw_eval > self.evals[ply - 2];
+        // A transposition table score that bounds the position on the evaluation's far side
+        // is a better guess of its value than the evaluation, for the pruning below.
+        let static_eval = match entry {
+            Some(e) if !in_check && e.score.abs() < MATE_BOUND => match e.bound {
+                Bound::Exact => e.score,
+                Bound::Lower => raw_eval.max(e.score),
+                Bound::Upper => raw_eval.min(e.score),
+            },
+            _ => raw_eval,
+        };
         // Reverse futility: far enough above beta that a shallow search will not fall below.
         if !pv_node
             && !in_check
@@ -500,8 +510,17 @@ impl<'a> Searcher<'a> {
     }
 
     /// Searches captures and promotions until the position is quiet, standing pat on the
-    /// static evaluation; when in check, every evasion is searched.
-    fn quiescence(&mut self, pos: &Chess, hash: u64, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// static evaluation; when in check, every evasion is searched. With `checks` (its first
+    /// ply), quiet checks that do not lose material are searched too.
+    fn quiescence(
+        &mut self,
+        pos: &Chess,
+        hash: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        checks: bool,
+    ) -> i32 {
         self.pv[ply].clear();
         self.accumulators.invalidate(ply);
         if self.visit(ply) {
@@ -540,6 +559,13 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(best_score);
             let mut moves = pos.capture_moves();
             moves.extend(pos.promotion_moves().into_iter().filter(|m| !m.is_capture()));
+            if checks {
+                let quiet_checks = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|&m| !is_tactical(m) && gives_check(pos, m) && see(pos, m) >= 0);
+                moves.extend(quiet_checks);
+            }
             moves
         };
         let stand_pat = best_score;
@@ -550,7 +576,7 @@ impl<'a> Searcher<'a> {
                 // A capture that cannot lift the score to alpha even with a positional
                 // bonus, or that loses material, cannot raise a stand-pat score.
                 let gain = m.capture().map_or(0, |r| SEE_VALUES[r as usize - 1]);
-                if m.promotion().is_none() && stand_pat + gain + DELTA_MARGIN <= alpha {
+                if m.is_capture() && m.promotion().is_none() && stand_pat + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
                 if loses_material(pos, m) {
@@ -561,7 +587,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             let child_hash = child_hash(pos, hash, m, &child);
             self.line[ply] = Some(m);
-            let score = -self.quiescence(&child, child_hash, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, child_hash, -beta, -alpha, ply + 1, false);
             if self.aborted {
                 return 0;
             }
