@@ -560,10 +560,9 @@ impl<'a> Searcher<'a> {
             let mut moves = pos.capture_moves();
             moves.extend(pos.promotion_moves().into_iter().filter(|m| !m.is_capture()));
             if checks {
-                let quiet_checks = pos
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|&m| !is_tactical(m) && gives_check(pos, m) && see(pos, m) >= 0);
+                // Those that lose material are skipped below, with the losing captures.
+                let quiet_checks =
+                    pos.legal_moves().into_iter().filter(|&m| !is_tactical(m) && gives_check(pos, m));
                 moves.extend(quiet_checks);
             }
             moves
@@ -574,7 +573,8 @@ impl<'a> Searcher<'a> {
         for m in picker.by_ref() {
             if !in_check {
                 // A capture that cannot lift the score to alpha even with a positional
-                // bonus, or that loses material, cannot raise a stand-pat score.
+                // bonus (a quiet check may still mate), or a move that loses material, cannot
+                // raise a stand-pat score.
                 let gain = m.capture().map_or(0, |r| SEE_VALUES[r as usize - 1]);
                 if m.is_capture() && m.promotion().is_none() && stand_pat + gain + DELTA_MARGIN <= alpha {
                     continue;
