@@ -9,8 +9,8 @@ use shakmaty::{Chess, Move, Position};
 
 use super::node::Searcher;
 use super::params::{
-    ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, INFINITY, MATE_BOUND, MAX_PLY, SKIP_PHASE,
-    SKIP_SIZE, TB_WIN,
+    ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, INFINITY, MATE_BOUND, MAX_PLY,
+    SCORE_DROP_MAX, SKIP_PHASE, SKIP_SIZE, STABILITY_PERCENT, TB_WIN,
 };
 use super::{legal_prefix, to_score};
 use crate::network::Network;
@@ -65,6 +65,8 @@ pub(super) fn deepen(node: &mut Searcher<'_>, root: &Root<'_>, limits: &SearchLi
     let mut played = Played { best: None, ponder: None, info: None };
     // The score and line of each MultiPV line in the last completed iteration.
     let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+    // How many iterations in a row ended with the same best move.
+    let mut stable = 0;
     'deepening: for depth in 1..=node.budget.depth {
         node.root_depth = depth;
         let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(multipv);
@@ -113,11 +115,23 @@ pub(super) fn deepen(node: &mut Searcher<'_>, root: &Root<'_>, limits: &SearchLi
                 played.publish(node, root, depth, index, *score, pv);
             }
         }
+        let settled = match (lines.first(), found.first()) {
+            (Some((score, pv)), Some((now, pv_now))) => {
+                stable = if pv.first() == pv_now.first() { stable + 1 } else { 0 };
+                let drop = (score - now).clamp(0, SCORE_DROP_MAX) as u32;
+                STABILITY_PERCENT[stable.min(STABILITY_PERCENT.len() - 1)] * (100 + drop) / 100
+            }
+            _ => 100,
+        };
         lines = found;
         let mated = played.info.as_ref().is_some_and(|info| {
             matches!((info.score, limits.mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n.max(1))
         });
-        if mated || node.budget.soft_expired() || node.out_of_nodes() || node.stop.load(Ordering::Relaxed) {
+        if mated
+            || node.budget.soft_expired(settled)
+            || node.out_of_nodes()
+            || node.stop.load(Ordering::Relaxed)
+        {
             break;
         }
     }

@@ -192,3 +192,12 @@ pub fn lmr_reduction(depth: i32, number: usize) -> i32 {
     });
     i32::from(table[depth.clamp(0, 63) as usize][number.min(63)])
 }
+
+/// On a clock, the soft limit in percent by how many iterations in a row ended with the same
+/// best move (0, 1, 2, 3, 4 or more): a move that keeps changing gets more time, a settled
+/// one less.
+pub const STABILITY_PERCENT: [u32; 5] = [220, 140, 110, 95, 85];
+
+/// On a clock, a score that fell by `d` centipawns since the last iteration stretches the
+/// soft limit by `min(d, SCORE_DROP_MAX)` percent.
+pub const SCORE_DROP_MAX: i32 = 80;

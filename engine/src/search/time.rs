@@ -2,7 +2,9 @@
 //!
 //! On a clock the engine gets two limits: a soft one, after which no new iteration starts,
 //! and a hard one, at which the search is abandoned. The hard limit never exceeds the
-//! remaining time minus the move overhead, so the engine does not lose on time.
+//! remaining time minus the move overhead, so the engine does not lose on time. The soft
+//! limit of a clock is elastic: iterative deepening stretches it while the best move keeps
+//! changing or the score falls, and shrinks it once the best move has settled.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -43,6 +45,9 @@ pub struct Budget<'a> {
     pub hard: Option<Duration>,
     /// No new iteration starts after this.
     pub soft: Option<Duration>,
+    /// Whether the soft limit comes from a clock, and so may stretch or shrink with how
+    /// settled the search is (a fixed move time is kept as given).
+    pub elastic: bool,
     /// The search stops after this many nodes.
     pub nodes: Option<u64>,
     /// The last iteration to search.
@@ -63,6 +68,7 @@ impl<'a> Budget<'a> {
         let overhead = limits.move_overhead.unwrap_or(MOVE_OVERHEAD);
         let mut hard = None;
         let mut soft = None;
+        let elastic = !limits.infinite && limits.movetime.is_none() && time.is_some();
         if !limits.infinite {
             if let Some(movetime) = limits.movetime {
                 // Keep the overhead in reserve, but never more than half the time.
@@ -84,6 +90,7 @@ impl<'a> Budget<'a> {
             start: Instant::now(),
             hard,
             soft,
+            elastic,
             nodes: limits.nodes,
             depth: limits
                 .depth
@@ -110,10 +117,18 @@ impl<'a> Budget<'a> {
         self.timing() && self.hard.is_some_and(|hard| self.elapsed() >= hard)
     }
 
-    /// Whether it is too late to start another iteration.
+    /// Whether it is too late to start another iteration, the soft limit scaled by
+    /// `percent` when it is elastic, never beyond the hard limit.
     #[must_use]
-    pub fn soft_expired(&self) -> bool {
-        self.timing() && self.soft.is_some_and(|soft| self.elapsed() >= soft)
+    pub fn soft_expired(&self, percent: u32) -> bool {
+        let scaled = |soft: Duration| {
+            if !self.elastic {
+                return soft;
+            }
+            let scaled = soft * percent / 100;
+            self.hard.map_or(scaled, |hard| scaled.min(hard))
+        };
+        self.timing() && self.soft.is_some_and(|soft| self.elapsed() >= scaled(soft))
     }
 }
 
@@ -223,9 +238,31 @@ mod tests {
         let pondering = AtomicBool::new(true);
         let budget = Budget::new(&SearchLimits::movetime(ms(1)), Color::White, &pondering);
         std::thread::sleep(ms(5));
-        assert!(!budget.hard_expired() && !budget.soft_expired());
+        assert!(!budget.hard_expired() && !budget.soft_expired(100));
         pondering.store(false, Ordering::Relaxed);
-        assert!(budget.hard_expired() && budget.soft_expired());
+        assert!(budget.hard_expired() && budget.soft_expired(100));
+    }
+
+    #[test]
+    fn only_a_clock_stretches_the_soft_limit_and_never_past_the_hard_one() {
+        let pondering = AtomicBool::new(false);
+        let clock = SearchLimits { wtime: Some(ms(60_000)), ..Default::default() };
+        let budget = Budget::new(&clock, Color::White, &pondering);
+        let (soft, hard) = (budget.soft.expect("a soft limit"), budget.hard.expect("a hard limit"));
+        let at = |elapsed: Duration, percent| {
+            let budget =
+                Budget { start: Instant::now() - elapsed, ..Budget::new(&clock, Color::White, &pondering) };
+            budget.soft_expired(percent)
+        };
+        assert!(at(soft, 100) && !at(soft, 150) && at(soft * 3 / 2, 150));
+        assert!(at(soft / 2, 50) && !at(soft / 2 - ms(10), 50));
+        // Stretched beyond the hard limit, the soft one stops at it.
+        assert!(at(hard, 10_000));
+        // A fixed move time is kept as given.
+        let fixed = Budget::new(&SearchLimits::movetime(ms(1_000)), Color::White, &pondering);
+        assert!(!fixed.elastic);
+        let fixed = Budget { start: Instant::now() - fixed.soft.expect("soft"), ..fixed };
+        assert!(fixed.soft_expired(300));
     }
 
     #[test]
