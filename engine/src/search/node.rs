@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Bitboard, Chess, EnPassantMode, FromSetup, Move, Piece, Position, Role, attacks};
+use shakmaty::{Bitboard, Chess, EnPassantMode, FromSetup, Move, MoveList, Piece, Position, Role, attacks};
 use shakmaty_syzygy::Wdl;
 
 use super::accumulators::AccumulatorStack;
@@ -557,15 +557,19 @@ impl<'a> Searcher<'a> {
                 return best_score;
             }
             alpha = alpha.max(best_score);
-            let mut moves = pos.capture_moves();
-            moves.extend(pos.promotion_moves().into_iter().filter(|m| !m.is_capture()));
             if checks {
-                // Those that lose material are skipped below, with the losing captures.
-                let quiet_checks =
-                    pos.legal_moves().into_iter().filter(|&m| !is_tactical(m) && gives_check(pos, m));
-                moves.extend(quiet_checks);
+                // One generation for the captures, the promotions and the quiet checks (those
+                // that lose material are skipped below, with the losing captures).
+                let all = pos.legal_moves();
+                let mut moves: MoveList = all.iter().filter(|m| m.is_capture()).copied().collect();
+                moves.extend(all.iter().filter(|m| !m.is_capture() && m.promotion().is_some()).copied());
+                moves.extend(all.iter().filter(|&&m| !is_tactical(m) && gives_check(pos, m)).copied());
+                moves
+            } else {
+                let mut moves = pos.capture_moves();
+                moves.extend(pos.promotion_moves().into_iter().filter(|m| !m.is_capture()));
+                moves
             }
-            moves
         };
         let stand_pat = best_score;
         let mut picker = std::mem::take(&mut self.pickers[ply]);

@@ -121,14 +121,11 @@ impl<'a> Budget<'a> {
     /// `percent` when it is elastic, never beyond the hard limit.
     #[must_use]
     pub fn soft_expired(&self, percent: u32) -> bool {
-        let scaled = |soft: Duration| {
-            if !self.elastic {
-                return soft;
-            }
-            let scaled = soft * percent / 100;
-            self.hard.map_or(scaled, |hard| scaled.min(hard))
+        let limit = |soft: Duration| match self.elastic {
+            true => (soft * percent / 100).min(self.hard.unwrap_or(Duration::MAX)),
+            false => soft,
         };
-        self.timing() && self.soft.is_some_and(|soft| self.elapsed() >= scaled(soft))
+        self.timing() && self.soft.is_some_and(|soft| self.elapsed() >= limit(soft))
     }
 }
 
