@@ -3,7 +3,7 @@
 # Debian's Stockfish limited to the level's rating (UCI_LimitStrength, UCI_Elo; at 1350, its
 # weakest, for a level up to 150 below it), the levels further down against the next stronger
 # level, then the weakest level against Stockfish 1350 and full strength against Stockfish
-# 2400; one game at a time,
+# 2400; one game at a time (pass `--concurrency 2` after TC for two),
 # fishtest's openings in a seeded random order, TCEC adjudication with the 3- and 4-piece
 # tablebases. Prints each match's `kibitz match` command and games, then the table.
 #

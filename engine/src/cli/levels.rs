@@ -31,6 +31,10 @@ pub struct LevelsArgs {
     /// The time control of every game.
     #[arg(long = "tc", value_name = "CONTROL", default_value = "10+0.1")]
     control: String,
+    /// Games played at once in each match (`kibitz match --concurrency`); one per core at
+    /// most, or the engines on the clock lose strength to each other.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    concurrency: usize,
     /// Stockfish, the anchor of the scale.
     #[arg(long, value_name = "PROGRAM", default_value = "/usr/games/stockfish")]
     stockfish: String,
@@ -165,9 +169,9 @@ impl LevelsArgs {
         )
     }
 
-    /// Plays `pairs` game pairs of `first` against `second` (engine words, each starting
-    /// with its `name=`), after printing the `kibitz match` command; the first engine's record.
-    fn play(&self, first: &str, second: &str, pairs: usize) -> Result<WinDrawLoss, String> {
+    /// The `kibitz match` words of `pairs` game pairs of `first` against `second` (engine
+    /// words, each starting with its `name=`).
+    fn match_words(&self, first: &str, second: &str, pairs: usize) -> Vec<String> {
         let mut words: Vec<String> = [
             "--format",
             "match",
@@ -185,6 +189,8 @@ impl LevelsArgs {
             &self.seed.to_string(),
             "--adjudication",
             "tcec",
+            "--concurrency",
+            &self.concurrency.to_string(),
         ]
         .map(str::to_owned)
         .to_vec();
@@ -199,6 +205,13 @@ impl LevelsArgs {
             words.extend(["--pgnout".to_owned(), file.display().to_string()]);
         }
         words.extend(["--engine".to_owned(), first.to_owned(), "--engine".to_owned(), second.to_owned()]);
+        words
+    }
+
+    /// Plays `pairs` game pairs of `first` against `second` after printing the `kibitz match`
+    /// command ([`LevelsArgs::match_words`]); the first engine's record.
+    fn play(&self, first: &str, second: &str, pairs: usize) -> Result<WinDrawLoss, String> {
+        let words = self.match_words(first, second, pairs);
         let quoted: Vec<String> =
             words.iter().map(|w| if w.contains(' ') { format!("\"{w}\"") } else { w.clone() }).collect();
         println!("\n$ kibitz match {}", quoted.join(" "));
@@ -323,5 +336,26 @@ mod tests {
             &["--engine", &words[0], "--engine", &words[1], "--tc", "1+0"].map(str::to_owned),
         );
         assert!(args.is_ok(), "{args:?}");
+    }
+
+    #[test]
+    fn a_level_match_plays_as_many_games_at_once_as_asked() {
+        #[derive(clap::Parser)]
+        struct Levels {
+            #[command(flatten)]
+            args: LevelsArgs,
+        }
+        let parsed = |extra: &[&str]| {
+            let words = ["levels", "--tc", "1+0"].iter().chain(extra);
+            <Levels as clap::Parser>::try_parse_from(words).map(|l| l.args).expect("levels options")
+        };
+        let (first, second) = (LevelsArgs::kibitz(Level::Elo(1200)), LevelsArgs::kibitz(Level::Full));
+        for (extra, at_once) in [(&[][..], "1"), (&["--concurrency", "2"][..], "2")] {
+            let words = parsed(extra).match_words(&first, &second, 3);
+            let given = words.iter().position(|w| w == "--concurrency").and_then(|i| words.get(i + 1));
+            assert_eq!(given.map(String::as_str), Some(at_once), "{words:?}");
+            let args = MatchArgs::from_words(&words);
+            assert!(args.is_ok(), "{args:?}");
+        }
     }
 }
