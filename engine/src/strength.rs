@@ -54,10 +54,14 @@ impl Strength {
         f64::from(self.setting - MIN_SETTING) / f64::from(MAX_SETTING - MIN_SETTING)
     }
 
-    /// The deepest iteration searched, in plies: 1 at the bottom, 10 at the top.
+    /// The deepest iteration searched, in plies: 1 at the bottom, 16 at the top, rising
+    /// slowly at first (2, 3 and 5 plies at the settings 700, 1000 and 1300) and fastest at
+    /// the top, where the node count and the clock decide first: a search that prunes
+    /// reaches 10 plies in a few hundredths of a second, which left the strongest levels
+    /// playing their whole game on a seventh of the clock.
     #[must_use]
     pub fn depth(self) -> u32 {
-        1 + (self.fraction() * 9.0) as u32
+        1 + (self.fraction().powf(1.6) * 15.0).round() as u32
     }
 
     /// The most nodes one move's search visits: 20,000 at the bottom (enough for its first
@@ -180,7 +184,9 @@ impl Strength {
 
 /// Collects the exact lines of every iteration and passes on those the caller asked for.
 struct Ranked<'a> {
-    /// Every exact line reported, in order.
+    /// The last exact report of each line (depth and MultiPV index): when a later line of an
+    /// iteration beats an earlier one, the search reports the iteration's lines again in
+    /// their new order, and only that order counts.
     lines: Vec<SearchInfo>,
     /// Lines up to this MultiPV index are passed on.
     shown: u32,
@@ -204,6 +210,7 @@ impl Ranked<'_> {
 impl Listener for Ranked<'_> {
     fn info(&mut self, info: &SearchInfo) {
         if info.bound.is_none() {
+            self.lines.retain(|l| (l.depth, l.multipv) != (info.depth, info.multipv));
             self.lines.push(info.clone());
         }
         if info.multipv <= self.shown {
@@ -249,7 +256,9 @@ mod tests {
             assert!(weak.lines() >= strong.lines());
         }
         assert_eq!(Strength::new(0), Strength::new(MIN_SETTING));
-        assert_eq!(Strength::new(MIN_SETTING).depth(), 1);
+        let depths: Vec<u32> =
+            [400, 700, 1000, 1300, 1600, 1950, 2400].map(|s| Strength::new(s).depth()).to_vec();
+        assert_eq!(depths, [1, 2, 3, 5, 8, 11, 16], "the horizon of each calibrated setting");
         assert_eq!(Strength::new(u32::MAX).time_percent(), 100);
     }
 
@@ -320,5 +329,25 @@ mod tests {
         ranked.info(&SearchInfo { depth: 3, bound: Some(crate::ScoreBound::Lower), ..line(2, Score::Cp(9)) });
         let lines = ranked.deepest();
         assert_eq!(lines.iter().map(|l| (l.depth, l.multipv)).collect::<Vec<_>>(), [(2, 1), (2, 2)]);
+    }
+
+    #[test]
+    fn an_iteration_reported_again_in_a_new_order_counts_once_in_that_order() {
+        let mut sink = |_: &SearchInfo| {};
+        let mut ranked = Ranked { lines: Vec::new(), shown: 1, listener: &mut sink };
+        let report = |depth, multipv, cp| SearchInfo { depth, ..line(multipv, Score::Cp(cp)) };
+        // Depth 1's second line beat its first: both are reported again, best first. Depth 2
+        // is reported once; it is the deepest complete iteration, not depth 1 with its four
+        // reports (session 16's levels chose among depth 1's lines, twice each).
+        for (depth, multipv, cp) in [(1, 1, 10), (1, 2, 30), (1, 1, 30), (1, 2, 10), (2, 1, 20), (2, 2, 5)] {
+            ranked.info(&report(depth, multipv, cp));
+        }
+        let scores = |lines: Vec<SearchInfo>| lines.iter().map(|l| (l.depth, l.score)).collect::<Vec<_>>();
+        assert_eq!(scores(ranked.deepest()), [(2, Score::Cp(20)), (2, Score::Cp(5))]);
+        // Cut short after depth 2's first line, then depth 3 reordered: depth 3 in its new order.
+        for (depth, multipv, cp) in [(3, 1, 0), (3, 2, 40), (3, 1, 40), (3, 2, 0)] {
+            ranked.info(&report(depth, multipv, cp));
+        }
+        assert_eq!(scores(ranked.deepest()), [(3, Score::Cp(40)), (3, Score::Cp(0))]);
     }
 }

@@ -68,13 +68,21 @@ fn every_level_plays_legal_moves_within_its_horizon_and_its_share_of_the_clock()
 }
 
 /// The exact lines of the deepest iteration among those that ranked the most lines, each
-/// (depth, MultiPV index) once: the first report of it, before the move played is repeated.
+/// (depth, MultiPV index) once: its last report (an iteration whose lines changed order is
+/// reported again in the new order), leaving out the move played, repeated at the end as
+/// line 1 when it was not the search's best.
 fn ranked_lines(heard: &[SearchInfo]) -> Vec<&SearchInfo> {
+    let exact: Vec<&SearchInfo> = heard.iter().filter(|i| i.bound.is_none()).collect();
+    let repeated = exact.last().is_some_and(|last| {
+        last.multipv == 1
+            && exact
+                .iter()
+                .any(|l| l.depth == last.depth && l.multipv != 1 && l.pv.first() == last.pv.first())
+    });
     let mut lines: Vec<&SearchInfo> = Vec::new();
-    for info in heard.iter().filter(|i| i.bound.is_none()) {
-        if !lines.iter().any(|l| (l.depth, l.multipv) == (info.depth, info.multipv)) {
-            lines.push(info);
-        }
+    for info in &exact[..exact.len() - usize::from(repeated)] {
+        lines.retain(|l| (l.depth, l.multipv) != (info.depth, info.multipv));
+        lines.push(info);
     }
     let count = |depth: u32| lines.iter().filter(|l| l.depth == depth).count();
     let most = lines.iter().map(|l| count(l.depth)).max().unwrap_or(0);
@@ -112,6 +120,25 @@ fn the_move_is_a_good_line_of_the_search_and_the_seed_reproduces_it() {
         differs |= first != Some(best);
     }
     assert!(differs, "the weakest level always played its best line");
+}
+
+#[test]
+fn the_strongest_level_chooses_among_the_lines_of_its_deepest_iteration() {
+    let (_, strongest) = *weakened().last().expect("levels");
+    let limits =
+        SearchLimits { multipv: Some(strongest.lines()), nodes: Some(200_000), ..SearchLimits::default() };
+    for (number, pos) in positions().iter().enumerate() {
+        let (outcome, heard) = play(strongest, pos, &limits, 5);
+        let best = outcome.best.expect("a move");
+        let lines = ranked_lines(&heard);
+        let deepest = lines.first().expect("a line").depth;
+        assert!(
+            lines.iter().any(|l| l.pv.first() == Some(&best)),
+            "position {number}: not a line of depth {deepest}"
+        );
+        let played = outcome.info.expect("the line played");
+        assert!(played.depth >= deepest, "position {number}: a move of depth {} of {deepest}", played.depth);
+    }
 }
 
 fn best_move(handle: &EngineHandle, id: u64) -> (Option<Move>, u64, Vec<SearchInfo>) {
