@@ -54,14 +54,13 @@ impl Strength {
         f64::from(self.setting - MIN_SETTING) / f64::from(MAX_SETTING - MIN_SETTING)
     }
 
-    /// The deepest iteration searched, in plies: 1 at the bottom, 16 at the top, rising
-    /// slowly at first (2, 3 and 5 plies at the settings 700, 1000 and 1300) and fastest at
-    /// the top, where the node count and the clock decide first: a search that prunes
-    /// reaches 10 plies in a few hundredths of a second, which left the strongest levels
-    /// playing their whole game on a seventh of the clock.
+    /// The deepest iteration searched, in plies: 1 at the bottom, 10 at the top. The depth,
+    /// not the clock, is what binds at every level (10 plies take a few hundredths of a
+    /// second), so that a level calibrated at 10+0.1 plays alike at 90+30; a deeper horizon
+    /// at the top made the strongest levels players of the clock, as strong as each other.
     #[must_use]
     pub fn depth(self) -> u32 {
-        1 + (self.fraction().powf(1.6) * 15.0).round() as u32
+        1 + (self.fraction() * 9.0) as u32
     }
 
     /// The most nodes one move's search visits: 20,000 at the bottom (enough for its first
@@ -258,7 +257,7 @@ mod tests {
         assert_eq!(Strength::new(0), Strength::new(MIN_SETTING));
         let depths: Vec<u32> =
             [400, 700, 1000, 1300, 1600, 1950, 2400].map(|s| Strength::new(s).depth()).to_vec();
-        assert_eq!(depths, [1, 2, 3, 5, 8, 11, 16], "the horizon of each calibrated setting");
+        assert_eq!(depths, [1, 2, 3, 5, 6, 7, 10], "the horizon of each calibrated setting");
         assert_eq!(Strength::new(u32::MAX).time_percent(), 100);
     }
 
