@@ -9,7 +9,9 @@
 #
 #   tools/levels.sh [PAIRS] [TC] [extra kibitz levels options...]
 #
-# PAIRS game pairs per level (default 15) at TC (default 10+0.1). Needs
+# PAIRS game pairs per level (default 15) at TC (default 10+0.1); SEED (default 1) seeds the
+# order of the openings, so that runs with other seeds are independent and can be pooled
+# (tools/levels_pool.py). Needs
 # `apt-get install stockfish`. Runs the release build of the engine crate's `cli` example,
 # which is `kibitz` without its window; set KIBITZ to use another `kibitz` binary. The games go
 # to one PGN per match in the folder PGN_DIR (default levels-pgn, which must not hold them yet).
@@ -19,6 +21,7 @@ PAIRS="${1:-15}"
 TC="${2:-10+0.1}"
 shift $(( $# < 2 ? $# : 2 ))
 PGN_DIR="${PGN_DIR:-levels-pgn}"
+SEED="${SEED:-1}"
 
 if [ ! -x /usr/games/stockfish ]; then
   echo "error: /usr/games/stockfish is missing: apt-get install stockfish" >&2
@@ -30,5 +33,5 @@ if [ -z "${KIBITZ:-}" ]; then
 fi
 mkdir -p "$PGN_DIR"
 exec nice "$KIBITZ" levels --pairs "$PAIRS" --tc "$TC" --check-pairs 5 --full-against 2400 \
-  --stockfish /usr/games/stockfish --openings data/openings/2moves_v2.pgn --seed 1 \
+  --stockfish /usr/games/stockfish --openings data/openings/2moves_v2.pgn --seed "$SEED" \
   --tb data/syzygy --pgn-dir "$PGN_DIR" "$@"
