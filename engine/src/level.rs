@@ -98,6 +98,12 @@ impl Level {
         Level::all().min_by_key(|&l| rating(l).abs_diff(elo)).unwrap_or_default()
     }
 
+    /// The strongest offered level rated at most `elo` (the weakest when none is).
+    #[must_use]
+    pub fn at_most(elo: u32) -> Level {
+        CALIBRATION.iter().rev().find(|c| c.elo <= elo).map_or_else(Level::weakest, |c| Level::Elo(c.elo))
+    }
+
     /// The name shown to people: "Elo 1200" or "Full strength".
     #[must_use]
     pub fn label(self) -> String {
@@ -150,14 +156,16 @@ impl Level {
 
     /// The level of the words `kibitz match` and settings files use: `full`, a rating, or one
     /// of the names of the uncalibrated levels that came before (`beginner`, `casual`,
-    /// `club`, `strong`), which mean the offered level nearest to their strength.
+    /// `club`, `strong`), which mean the offered level nearest to their strength (for
+    /// `beginner`, the strongest not above it).
     #[must_use]
     pub fn parse(text: &str) -> Option<Level> {
         let text = text.trim().to_ascii_lowercase();
         match text.as_str() {
             "full" => Some(Level::Full),
-            // Depth 1, depth 3, half a second and three seconds a move at full strength.
-            "beginner" => Some(Level::nearest(LEGACY_BEGINNER)),
+            // Depth 1, depth 3, half a second and three seconds a move at full strength. A
+            // beginner chose the weakest there was: never a stronger level than measured.
+            "beginner" => Some(Level::at_most(LEGACY_BEGINNER)),
             "casual" => Some(Level::nearest(LEGACY_CASUAL)),
             "club" | "strong" => Some(Level::Full),
             _ => text.parse().ok().map(Level::Elo),
@@ -270,13 +278,18 @@ mod tests {
         let off = CALIBRATION[3].elo + 7;
         assert_eq!(serde_json::from_str::<Level>(&off.to_string()).expect("reads"), level);
         for (old, new) in [
-            ("beginner", Level::nearest(LEGACY_BEGINNER)),
+            ("beginner", Level::at_most(LEGACY_BEGINNER)),
             ("casual", Level::nearest(LEGACY_CASUAL)),
             ("club", Level::Full),
             ("strong", Level::Full),
         ] {
             assert_eq!(serde_json::from_str::<Level>(&format!("\"{old}\"")).expect(old), new, "{old}");
         }
+        let beginner = Level::parse("beginner").and_then(Level::strength).expect("weakened");
+        let casual = Level::parse("casual").and_then(Level::strength).expect("weakened");
+        assert!(beginner.setting() < casual.setting(), "the old beginner stays below the old casual");
+        assert_eq!(Level::at_most(CALIBRATION[2].elo + 1), Level::Elo(CALIBRATION[2].elo));
+        assert_eq!(Level::at_most(0), Level::weakest());
         assert!(serde_json::from_str::<Level>("\"grandmaster\"").is_err());
         assert_eq!(Level::parse("1234"), Some(Level::Elo(1234)));
         assert_eq!(Level::parse("Full"), Some(Level::Full));
