@@ -49,7 +49,12 @@ def main(paths):
         return 2
     pooled = {}
     for path in paths:
-        for key, games, record, elo, error in rows(path):
+        try:
+            measured = rows(path)
+        except (OSError, UnicodeDecodeError) as e:
+            print(f"levels_pool: cannot read {path}: {e}", file=sys.stderr)
+            return 1
+        for key, games, record, elo, error in measured:
             pooled.setdefault(key, []).append((games, record, elo, error))
     if not pooled:
         print("no level table in " + ", ".join(paths), file=sys.stderr)

@@ -340,14 +340,12 @@ mod tests {
 
     #[test]
     fn a_level_match_plays_as_many_games_at_once_as_asked() {
-        #[derive(clap::Parser)]
-        struct Levels {
-            #[command(flatten)]
-            args: LevelsArgs,
-        }
         let parsed = |extra: &[&str]| {
-            let words = ["levels", "--tc", "1+0"].iter().chain(extra);
-            <Levels as clap::Parser>::try_parse_from(words).map(|l| l.args).expect("levels options")
+            let words = ["kibitz", "levels", "--tc", "1+0"].iter().chain(extra);
+            match <super::super::Headless as clap::Parser>::try_parse_from(words).map(|h| h.command) {
+                Ok(super::super::Command::Levels(args)) => args,
+                other => panic!("levels options: {other:?}"),
+            }
         };
         let (first, second) = (LevelsArgs::kibitz(Level::Elo(1200)), LevelsArgs::kibitz(Level::Full));
         for (extra, at_once) in [(&[][..], "1"), (&["--concurrency", "2"][..], "2")] {
