@@ -118,8 +118,19 @@ impl TuningView {
                 Some(judge) => judge.as_str(),
                 None => "Kibitz at the run's control",
             };
-            let played_on = "Every declined draw offer, agreed draw and resignation was played on by this engine \
-                             to see whether it was right; a wrong one cost the side that made it.";
+            let mut played_on =
+                "Every declined draw offer, agreed draw and resignation was played on by this \
+                                 engine to see whether it was right; a wrong one cost the side that made it."
+                    .to_owned();
+            let on = if header.playouts > 1 {
+                played_on.push_str(
+                    " A side that won more than half of the games refuted a draw; a resignation stood when the \
+                     resigner lost more than half.",
+                );
+                format!("playing the game on, {} games each", header.playouts)
+            } else {
+                "playing the game on".to_owned()
+            };
             let margins = header.referee_margins;
             let scored = format!(
                 "The referee scored the position where each was made: a resignation is right at least {:.2} \
@@ -130,8 +141,7 @@ impl TuningView {
             );
             match (&header.referee, header.referee_judges) {
                 (None, _) => {
-                    ui.label(format!("Readings checked by playing the game on: {judge}."))
-                        .on_hover_text(played_on);
+                    ui.label(format!("Readings checked by {on}: {judge}.")).on_hover_text(played_on);
                 }
                 (Some(referee), RefereeJudges::All) => {
                     ui.label(format!("Readings judged by a referee's score: {referee}."))
@@ -140,8 +150,7 @@ impl TuningView {
                 (Some(referee), RefereeJudges::Resignations) => {
                     ui.label(format!("Resignations judged by a referee's score: {referee}."))
                         .on_hover_text(&scored);
-                    ui.label(format!("Draw offers checked by playing the game on: {judge}."))
-                        .on_hover_text(played_on);
+                    ui.label(format!("Draw offers checked by {on}: {judge}.")).on_hover_text(played_on);
                 }
             }
         }

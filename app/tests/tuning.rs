@@ -88,7 +88,7 @@ fn a_tuning_run_opens_as_plots_and_its_best_member_becomes_the_policy() {
 fn a_refereed_run_says_who_judged_which_readings() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let referee = "name=Referee cmd=builtin depth=2";
-    tuning_run(dir.path(), &["--referee", referee, "--referee-judges", "resignations"]);
+    tuning_run(dir.path(), &["--referee", referee, "--referee-judges", "resignations", "--playouts", "3"]);
     let mut h = app_in(dir.path());
     h.get_by_label("Tuning").click();
     h.run_steps(10);
@@ -96,8 +96,10 @@ fn a_refereed_run_says_who_judged_which_readings() {
     wait_for_text(&mut h, "3 generations of 4 members");
     assert!(h.query_by_label(&format!("Resignations judged by a referee's score: {referee}.")).is_some());
     assert!(
-        h.query_by_label("Draw offers checked by playing the game on: Kibitz at the run's control.")
-            .is_some()
+        h.query_by_label(
+            "Draw offers checked by playing the game on, 3 games each: Kibitz at the run's control."
+        )
+        .is_some()
     );
 }
 

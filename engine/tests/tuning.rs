@@ -159,7 +159,7 @@ fn a_resigner_is_replaced_by_an_offspring() {
 
 #[test]
 fn an_agreed_draw_a_side_then_wins_makes_the_offerer_a_clone_of_the_side_that_accepted() {
-    let won = |winner| Some(Playout { winner: Some(winner), plies: 31, score: None });
+    let won = |winner| Some(Playout { winner: Some(winner), plies: 31, score: None, tally: None });
     let ending = Ending::draw(Termination::Agreement);
     // White offered, Black accepted, and either side wins when it is played on: White's
     // claim that the game was a draw was wrong.
@@ -181,8 +181,12 @@ fn an_agreed_draw_a_side_then_wins_makes_the_offerer_a_clone_of_the_side_that_ac
     // When the draw holds it was a right reading: the earlier decliner is not charged with
     // it (the note's rule 2 would replace Black by an offspring), both go on as mutated
     // clones.
-    let r =
-        replace_checked(ending, remarks.clone(), 1, Some(Playout { winner: None, plies: 40, score: None }));
+    let r = replace_checked(
+        ending,
+        remarks.clone(),
+        1,
+        Some(Playout { winner: None, plies: 40, score: None, tally: None }),
+    );
     assert_eq!(r.rule, RuleApplied::AgreedDraw);
     assert!(r.black.as_ref().is_some_and(|m| m.origin == Origin::MutatedClone { of: 2 }), "{r:?}");
     // Unchecked, or when playing on failed, the note's rule 2 stands.
@@ -190,7 +194,7 @@ fn an_agreed_draw_a_side_then_wins_makes_the_offerer_a_clone_of_the_side_that_ac
     assert_eq!(r.rule, RuleApplied::RejectedAndDrawn);
     assert!(r.white.is_none() && is_offspring(&r.black), "{r:?}");
     // Played on to a draw: the note's rule.
-    let drawn = Some(Playout { winner: None, plies: 80, score: None });
+    let drawn = Some(Playout { winner: None, plies: 80, score: None, tally: None });
     let r = replace_checked(ending, vec![offered(Color::White), accepted(Color::Black)], 1, drawn);
     assert_eq!(r.rule, RuleApplied::AgreedDraw);
     assert!(r.white.as_ref().is_some_and(|m| m.origin == Origin::MutatedClone { of: 1 }));
@@ -203,7 +207,7 @@ fn a_declined_offer_played_on_decides_who_misread_it() {
     let remarks = vec![offered(Color::White), declined(Color::Black)];
     let judged = |winner| {
         let mut finish = finish_of(Ending::win(Color::White, Termination::Checkmate), remarks.clone());
-        finish.offers[0].playout = Some(Playout { winner, plies: 50, score: None });
+        finish.offers[0].playout = Some(Playout { winner, plies: 50, score: None, tally: None });
         breed(&finish, 1)
     };
     // A side wins when it is played on: the offer was wrong, White is replaced by a clone of
@@ -228,7 +232,12 @@ fn a_resignation_the_resigner_then_does_not_lose_makes_it_a_clone_of_the_winner(
     let resigns = || vec![resigned(Color::Black)];
     let ending = Ending::win(Color::White, Termination::Resignation);
     for winner in [None, Some(Seat::Black)] {
-        let r = replace_checked(ending, resigns(), 1, Some(Playout { winner, plies: 12, score: None }));
+        let r = replace_checked(
+            ending,
+            resigns(),
+            1,
+            Some(Playout { winner, plies: 12, score: None, tally: None }),
+        );
         assert_eq!(r.rule, RuleApplied::ResignationRefuted, "played on: {winner:?}");
         assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]));
     }
@@ -236,7 +245,7 @@ fn a_resignation_the_resigner_then_does_not_lose_makes_it_a_clone_of_the_winner(
         ending,
         resigns(),
         1,
-        Some(Playout { winner: Some(Seat::White), plies: 12, score: None }),
+        Some(Playout { winner: Some(Seat::White), plies: 12, score: None, tally: None }),
     );
     assert_eq!(r.rule, RuleApplied::Resigned, "the resigner lost when it played on");
     assert!(is_offspring(&r.black));
@@ -414,6 +423,31 @@ fn a_declined_offer_is_played_on_from_where_it_was_made() {
         return;
     }
     panic!("no offer was declined in four generations");
+}
+
+#[test]
+fn with_several_playouts_each_reading_is_played_on_that_many_times_and_the_majority_decides() {
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    // Members that agree to anything at once, from WAC's positions (won for the side to move).
+    let population: Vec<Member> = (0..4).map(|id| member(id, [1000, 0, 100_000])).collect();
+    let tuner = Tuner::new(RunHeader { playouts: 3, ..tuner(true).header }, 2, None).expect("a tuner");
+    let record = tuner.play_generation(1, &population, 4, &cancel).expect("a generation");
+    let agreed: Vec<_> = record.games.iter().filter(|g| g.finish.how == HowEnded::Agreement).collect();
+    assert!(!agreed.is_empty(), "{:?}", record.games);
+    for g in &agreed {
+        let playout = g.finish.playout.expect("played on");
+        let tally = playout.tally.expect("three games, counted");
+        assert_eq!(tally.white + tally.black + tally.draws, 3, "{g:?}");
+        let majority = [(tally.white, Seat::White), (tally.black, Seat::Black)]
+            .into_iter()
+            .find(|&(wins, _)| wins >= 2)
+            .map(|(_, seat)| seat);
+        assert_eq!(playout.winner, majority, "{g:?}");
+        let rule = if majority.is_some() { RuleApplied::AgreementRefuted } else { RuleApplied::AgreedDraw };
+        assert_eq!(g.rule, rule, "{g:?}");
+    }
+    // WAC's positions are won for the side to move: the majority says so of some.
+    assert!(agreed.iter().any(|g| g.rule == RuleApplied::AgreementRefuted), "{agreed:?}");
 }
 
 #[test]

@@ -101,6 +101,13 @@ pub struct TunePolicyArgs {
     #[arg(long, value_name = "CP", default_value_t = RESIGN_BEHIND, requires = "referee", conflicts_with = "resume",
           value_parser = clap::value_parser!(i32).range(0..=10_000))]
     referee_resign_margin: i32,
+    /// Plays each reading the judge checks on this many times, the colours alternating; a
+    /// side that wins more than half of the games refutes a draw offer or agreement, and a
+    /// resignation stands only if the resigner loses more than half (implies
+    /// --check-readings).
+    #[arg(long, value_name = "K", default_value_t = 1, conflicts_with = "resume",
+          value_parser = clap::value_parser!(u8).range(1..=15))]
+    playouts: u8,
     /// Appends every game to this PGN file.
     #[arg(long, value_name = "FILE.pgn")]
     pgn: Option<PathBuf>,
@@ -170,7 +177,11 @@ impl TunePolicyArgs {
             variation: Variation { sigma: self.sigma, crossover },
             openings: self.openings.clone(),
             max_plies: self.max_plies,
-            check_readings: self.check_readings || self.judge.is_some() || self.referee.is_some(),
+            check_readings: self.check_readings
+                || self.judge.is_some()
+                || self.referee.is_some()
+                || self.playouts > 1,
+            playouts: usize::from(self.playouts),
             judge: self.judge.clone(),
             referee: self.referee.clone(),
             referee_judges: match self.referee_judges {

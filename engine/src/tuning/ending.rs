@@ -143,6 +143,44 @@ pub struct Playout {
     /// playing it on (see [`super::referee`]); `None` for a game played on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<i32>,
+    /// How the games went when the reading was played on more than once
+    /// ([`Playout::majority`]); `None` for one game or a referee's verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<Tally>,
+}
+
+/// The games a reading was played on in, counted by how they ended.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Won by White.
+    pub white: u32,
+    /// Won by Black.
+    pub black: u32,
+    /// Drawn.
+    pub draws: u32,
+}
+
+impl Playout {
+    /// The verdict of several games played on from one reading, each `(winner, plies)`: a
+    /// side that won more than half of them won; otherwise the reading's position counts as
+    /// drawn. With one game it is that game. `None` for no games (every one failed).
+    #[must_use]
+    pub fn majority(games: &[(Option<Seat>, usize)]) -> Option<Playout> {
+        let n = u32::try_from(games.len()).ok().filter(|&n| n > 0)?;
+        let count =
+            |seat: Option<Seat>| u32::try_from(games.iter().filter(|g| g.0 == seat).count()).unwrap_or(n);
+        let tally =
+            Tally { white: count(Some(Seat::White)), black: count(Some(Seat::Black)), draws: count(None) };
+        let winner = if 2 * tally.white > n {
+            Some(Seat::White)
+        } else if 2 * tally.black > n {
+            Some(Seat::Black)
+        } else {
+            None
+        };
+        let plies = games.iter().map(|g| g.1).sum::<usize>() / games.len();
+        Some(Playout { winner, plies, score: None, tally: (n > 1).then_some(tally) })
+    }
 }
 
 impl Finish {
@@ -239,6 +277,29 @@ mod tests {
         );
         assert_eq!(f.rejecters(), [Seat::Black]);
         assert_eq!(f.resigned, Some(Seat::Black));
+    }
+
+    #[test]
+    fn several_games_played_on_give_the_verdict_of_a_side_that_won_most_of_them() {
+        let (w, b) = (Some(Seat::White), Some(Seat::Black));
+        let verdict = |games: &[Option<Seat>]| {
+            let games: Vec<_> = games.iter().map(|&g| (g, 30)).collect();
+            Playout::majority(&games).map(|p| p.winner)
+        };
+        assert_eq!(verdict(&[w, w, None]), Some(w));
+        assert_eq!(verdict(&[b, b, w]), Some(b));
+        // No side won more than half: a position the two would not reliably win.
+        assert_eq!(verdict(&[w, b, None]), Some(None));
+        assert_eq!(verdict(&[w, b]), Some(None));
+        assert_eq!(verdict(&[w, None, None]), Some(None));
+        // One game is that game, and is not counted.
+        let one = Playout::majority(&[(b, 12)]).expect("a verdict");
+        assert_eq!((one.winner, one.plies, one.tally), (b, 12, None));
+        // Several are, with their mean length.
+        let three = Playout::majority(&[(w, 10), (None, 20), (w, 30)]).expect("a verdict");
+        assert_eq!((three.plies, three.tally), (20, Some(Tally { white: 2, black: 0, draws: 1 })));
+        // Every game failed: no verdict.
+        assert_eq!(Playout::majority(&[]), None);
     }
 
     #[test]

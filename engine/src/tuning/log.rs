@@ -62,6 +62,19 @@ pub struct RunHeader {
     /// The referee's margins (the issue's, and in older logs).
     #[serde(default)]
     pub referee_margins: Margins,
+    /// How many games the judge plays on from each reading it judges, the colours
+    /// alternating; the majority decides ([`super::Playout::majority`]). 1 in older logs.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub playouts: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 impl RunHeader {
@@ -85,6 +98,7 @@ impl RunHeader {
             referee: None,
             referee_judges: RefereeJudges::All,
             referee_margins: Margins::default(),
+            playouts: 1,
         }
     }
 }
@@ -319,7 +333,12 @@ mod tests {
     use crate::tuning::Origin;
 
     fn header() -> RunHeader {
-        RunHeader { max_plies: 100, check_readings: true, ..RunHeader::new(Rules::DeadBand, 2, 1, "sd 2") }
+        RunHeader {
+            max_plies: 100,
+            check_readings: true,
+            playouts: 3,
+            ..RunHeader::new(Rules::DeadBand, 2, 1, "sd 2")
+        }
     }
 
     fn generation(n: u32) -> GenerationRecord {
@@ -356,15 +375,18 @@ mod tests {
     }
 
     #[test]
-    fn a_log_from_before_the_check_reads_as_trusting_readings() {
+    fn a_log_from_before_the_check_reads_as_trusting_readings_played_on_once() {
         let dir = std::env::temp_dir().join(format!("kibitz-tuning-old-log-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a scratch folder");
         let path = dir.join("old.log");
         let mut line = serde_json::to_value(LineOut::Run(&header())).expect("json");
-        line.as_object_mut().map(|o| o.remove("check_readings")).expect("the field");
+        let fields = line.as_object_mut().expect("an object");
+        fields.remove("check_readings").expect("the field");
+        fields.remove("playouts").expect("the field");
         std::fs::write(&path, format!("{line}\n")).expect("writable");
         let log = TuningLog::read(&path).expect("an old log");
         assert!(!log.header.check_readings);
+        assert_eq!(log.header.playouts, 1, "one game played on, as before");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

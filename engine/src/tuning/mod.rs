@@ -25,7 +25,7 @@ mod run;
 mod summary;
 pub mod variation;
 
-pub use ending::{Finish, HowEnded, Offer, Playout, Reply, Seat};
+pub use ending::{Finish, HowEnded, Offer, Playout, Reply, Seat, Tally};
 pub use genome::{Genome, GenomeError};
 pub use log::{
     GenerationRecord, LOG_VERSION, LogWriter, RefereeJudges, RunHeader, TunedGame, TuningLog, TuningLogError,

@@ -8,6 +8,12 @@
 //! misreading, so was declining one of a game then drawn, and so was a resignation of a
 //! game the resigner does not then lose.
 //!
+//! A run may play each reading on several times (`--playouts K`, the colours alternating):
+//! a side that wins more than half of the games won, otherwise the position counts as drawn
+//! ([`Playout::majority`]). One game played on from a level middlegame by an engine at 50 ms
+//! a move is decided more often than not, so a single game refutes most offers that a
+//! majority of such games would call drawn.
+//!
 //! The same engine plays both sides because the members differ only in their policies,
 //! which the game played on leaves out: it is the game the two would have played had
 //! neither spoken.
@@ -55,7 +61,9 @@ impl Tuner {
             .collect();
         let suite = OpeningSource::suite(openings.clone(), Order::Sequential, 0);
         let setup = self.hall(engines, suite, "Kibitz policy tuning, playing on");
-        let fixtures: Vec<Fixture> = (0..starts.len())
+        // Each start `playouts` times, the judge's two instances swapping colours.
+        let each = self.header.playouts.max(1);
+        let fixtures: Vec<Fixture> = (0..starts.len() * each)
             .map(|k| Fixture {
                 number: k + 1,
                 round: 1,
@@ -63,23 +71,26 @@ impl Tuner {
                 encounter: 0,
                 white: k % 2,
                 black: 1 - k % 2,
-                opening: k,
+                opening: k / each,
                 duel: None,
             })
             .collect();
         let report = play_fixtures(&setup, &fixtures, &mut Quiet, cancel)?;
-        Ok(fixtures
+        let games: Vec<Option<(Option<Seat>, usize)>> = fixtures
             .iter()
-            .zip(&openings)
-            .map(|(fixture, start)| {
+            .map(|fixture| {
                 let played = report.games.iter().find(|g| g.fixture.number == fixture.number)?;
                 // A judge that crashed, stalled, broke the rules or lost on time says
                 // nothing of the reading.
                 let failed = [Termination::Abandoned, Termination::RulesInfraction, Termination::TimeForfeit];
                 played.termination.filter(|t| !failed.contains(t))?;
-                let plies = played.record.len().saturating_sub(start.game.len());
-                Some(Playout { winner: Seat::winner(played.outcome), plies, score: None })
+                let plies = played.record.len().saturating_sub(openings[fixture.opening].game.len());
+                Some((Seat::winner(played.outcome), plies))
             })
+            .collect();
+        Ok(games
+            .chunks(each)
+            .map(|of_one| Playout::majority(&of_one.iter().flatten().copied().collect::<Vec<_>>()))
             .collect())
     }
 }

@@ -83,7 +83,7 @@ impl Reading {
             Reading::Draw if white_cp < -margins.draw_ahead => Some(Seat::Black),
             Reading::Draw => None,
         };
-        Playout { winner, plies: 0, score: Some(white_cp) }
+        Playout { winner, plies: 0, score: Some(white_cp), tally: None }
     }
 }
 
@@ -257,7 +257,7 @@ mod tests {
         assert_eq!(Reading::Draw.verdict(-151, Margins::default()).winner, Some(Seat::Black));
         assert_eq!(
             Reading::Draw.verdict(-20, Margins::default()),
-            Playout { winner: None, plies: 0, score: Some(-20) }
+            Playout { winner: None, plies: 0, score: Some(-20), tally: None }
         );
     }
 

@@ -215,7 +215,7 @@ mod tests {
             offers: vec![],
             resigned: Some(Seat::White),
             plies: 50,
-            playout: Some(Playout { winner: None, plies: 12, score: None }),
+            playout: Some(Playout { winner: None, plies: 12, score: None, tally: None }),
         };
         let game = |finish: Finish, rule| TunedGame { white: 1, black: 2, opening: 0, finish, rule };
         let record = GenerationRecord {
