@@ -2,6 +2,7 @@
 //! each engine with its own draw and resign manners: the building block of `kibitz selfplay`
 //! and of `kibitz match` (see [`crate::matches`]).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -11,7 +12,7 @@ use crate::conductor::{Adjudicator, Conductor, GameEvent, MoveLimit};
 use crate::policy::PolicySettings;
 use crate::{
     Clock, Command, EngineHandle, Event, FailureKind, GameRecord, Player, PlayerFailure, Purpose, Score,
-    SearchLimits, TimeControl,
+    SearchLimits, SyzygyTables, TimeControl,
 };
 
 /// How often the runner looks at the clock while an engine thinks (an event wakes it at once).
@@ -28,6 +29,8 @@ pub struct GameSetup {
     pub policy: PolicySettings,
     /// A game still going after this many plies is adjudicated a draw.
     pub max_plies: usize,
+    /// Syzygy tables both built-in engines probe ([`play_builtin`]), if any.
+    pub tablebases: Option<Arc<SyzygyTables>>,
 }
 
 /// How long the runner waits for a player beyond what its time control gives it.
@@ -160,6 +163,11 @@ impl PlayedGame {
 pub fn play_builtin(setup: &GameSetup) -> PlayedGame {
     let white = EngineHandle::spawn(|| {});
     let black = EngineHandle::spawn(|| {});
+    if let Some(tables) = &setup.tablebases {
+        for engine in [&white, &black] {
+            engine.send(Command::SetTablebases(Some(Arc::clone(tables))));
+        }
+    }
     play_game(ByColor { white: &white as &dyn Player, black: &black as &dyn Player }, setup)
 }
 
@@ -405,6 +413,7 @@ mod tests {
             }),
             policy: PolicySettings::default(),
             max_plies,
+            tablebases: None,
         }
     }
 

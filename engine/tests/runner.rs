@@ -21,6 +21,7 @@ fn setup(max_plies: usize) -> GameSetup {
         }),
         policy: PolicySettings::default(),
         max_plies,
+        tablebases: None,
     }
 }
 

@@ -511,3 +511,32 @@ fn judge_words_are_checked_before_a_log_is_written() {
     assert!(header.check_readings);
     assert_eq!(header.judge.as_deref(), Some("name=Deep cmd=builtin depth=3"));
 }
+
+#[test]
+fn members_given_tablebases_read_a_drawn_ending_as_drawn() {
+    let dir = Scratch::new("tablebases");
+    // Queen against a rook's pawn on the seventh, the queen's king too far: a draw by the
+    // tables, which the search alone scores at about +7 for White.
+    let openings = dir.0.join("start.epd");
+    std::fs::write(&openings, "8/8/8/8/8/5K2/pk6/7Q w - - 0 60\n").expect("writable");
+    let header = |tablebases: Option<PathBuf>| RunHeader {
+        openings: Some(openings.clone()),
+        max_plies: 60,
+        tablebases,
+        ..RunHeader::new(Rules::DeadBand, 2, 7, "sd 8")
+    };
+    // Members that resign at the first score below a band of 0 held for no moves.
+    let population = [member(0, [0, 0, 0]), member(1, [0, 0, 0])];
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let game = |tablebases| {
+        let tuner = Tuner::new(header(tablebases), 1, None).expect("a tuner");
+        tuner.play_generation(1, &population, 2, &cancel).expect("a generation").games[0].finish.clone()
+    };
+    assert_eq!(game(None).how, HowEnded::Resignation, "the search alone misreads it");
+    let tables = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/syzygy");
+    let finish = game(Some(tables));
+    assert_eq!((finish.how == HowEnded::Resignation, finish.winner), (false, None), "{finish:?}");
+
+    let missing = Tuner::new(header(Some(dir.0.join("no-such-folder"))), 1, None).err().expect("refused");
+    assert!(missing.to_string().starts_with("the tablebases: "), "{missing}");
+}

@@ -6,8 +6,8 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use clap::{Args, ValueEnum};
 use shakmaty::ByColor;
@@ -15,7 +15,7 @@ use shakmaty::ByColor;
 use crate::conductor::GameEvent;
 use crate::policy::{Parameter, PolicyFileError, PolicySettings, Rules, UnknownParameter};
 use crate::runner::{GameSetup, play_builtin};
-use crate::{GameRecord, TimeControl, write_pgn};
+use crate::{GameRecord, SyzygyTables, TimeControl, write_pgn};
 
 /// `kibitz selfplay [OPTIONS]`.
 #[derive(Debug, Args)]
@@ -53,6 +53,9 @@ pub struct SelfplayArgs {
     /// Writes every remark of the policy (offers, resignations...) to this TSV file.
     #[arg(long, value_name = "OUT.tsv")]
     remarks: Option<PathBuf>,
+    /// A folder of Syzygy tablebases both sides probe (the engine's `SyzygyPath`).
+    #[arg(long = "tb", value_name = "FOLDER")]
+    tablebases: Option<PathBuf>,
 }
 
 /// The rule sets by their names on the command line.
@@ -158,6 +161,13 @@ impl SelfplayArgs {
                 return ExitCode::from(2);
             }
         };
+        let tablebases = match self.tablebases.as_deref().map(SyzygyTables::open).transpose() {
+            Ok(tables) => tables.map(Arc::new),
+            Err(e) => {
+                eprintln!("kibitz selfplay: --tb: {e}");
+                return ExitCode::from(2);
+            }
+        };
         let o = Options {
             games: self.games,
             control: self.control.clone(),
@@ -166,6 +176,7 @@ impl SelfplayArgs {
             concurrency: self.concurrency.clamp(1, 16),
             pgn: self.pgn,
             remarks: self.remarks,
+            tablebases,
         };
         o.play()
     }
@@ -180,6 +191,7 @@ struct Options {
     concurrency: usize,
     pgn: Option<PathBuf>,
     remarks: Option<PathBuf>,
+    tablebases: Option<Arc<SyzygyTables>>,
 }
 
 impl Options {
@@ -201,6 +213,7 @@ impl Options {
                             controls: ByColor::new_with(|_| o.control.clone()),
                             policy: o.policy.clone(),
                             max_plies: 400,
+                            tablebases: o.tablebases.clone(),
                         };
                         let mut played = play_builtin(&setup);
                         played.game.set_tag("Event", "Kibitz self-play");

@@ -108,6 +108,10 @@ pub struct TunePolicyArgs {
     #[arg(long, value_name = "K", default_value_t = 1, conflicts_with = "resume",
           value_parser = clap::value_parser!(u8).range(1..=15))]
     playouts: u8,
+    /// A folder of Syzygy tablebases the members probe, and the built-in engine when it
+    /// plays readings on (their `SyzygyPath`).
+    #[arg(long = "tb", value_name = "FOLDER", conflicts_with = "resume")]
+    tablebases: Option<PathBuf>,
     /// Appends every game to this PGN file.
     #[arg(long, value_name = "FILE.pgn")]
     pgn: Option<PathBuf>,
@@ -182,6 +186,7 @@ impl TunePolicyArgs {
                 || self.referee.is_some()
                 || self.playouts > 1,
             playouts: usize::from(self.playouts),
+            tablebases: self.tablebases.clone(),
             judge: self.judge.clone(),
             referee: self.referee.clone(),
             referee_judges: match self.referee_judges {

@@ -66,6 +66,10 @@ pub struct RunHeader {
     /// alternating; the majority decides ([`super::Playout::majority`]). 1 in older logs.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub playouts: usize,
+    /// A folder of Syzygy tables the members, and the built-in engine playing readings on,
+    /// probe (their `SyzygyPath`); `None`, and in older logs: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tablebases: Option<PathBuf>,
 }
 
 fn one() -> usize {
@@ -99,6 +103,7 @@ impl RunHeader {
             referee_judges: RefereeJudges::All,
             referee_margins: Margins::default(),
             playouts: 1,
+            tablebases: None,
         }
     }
 }
@@ -337,6 +342,7 @@ mod tests {
             max_plies: 100,
             check_readings: true,
             playouts: 3,
+            tablebases: Some(PathBuf::from("syzygy")),
             ..RunHeader::new(Rules::DeadBand, 2, 1, "sd 2")
         }
     }

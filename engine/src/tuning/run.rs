@@ -20,7 +20,7 @@ use crate::matches::{
     EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, OpeningSource, OpeningsError,
     Order, SpecError, Standings, Watcher, engine_spec, move_limit, play_fixtures, read_suite,
 };
-use crate::{Ending, TimeControl, TimeControlError};
+use crate::{Ending, SyzygyTables, TimeControl, TimeControlError};
 
 /// How much wider than a mutation the first population is spread around the defaults.
 const INITIAL_SPREAD: f64 = 3.0;
@@ -38,6 +38,8 @@ pub enum TuningError {
     Judge(SpecError),
     /// The referee's words do not describe an engine, or one without a fixed limit.
     Referee(String),
+    /// The tablebase folder cannot be read.
+    Tablebases(String),
     /// The games could not be played.
     Match(MatchError),
     /// The log cannot be read.
@@ -54,6 +56,7 @@ impl fmt::Display for TuningError {
             TuningError::Genome(e) => write!(f, "{e}"),
             TuningError::Judge(e) => write!(f, "the judge: {e}"),
             TuningError::Referee(e) => write!(f, "the referee: {e}"),
+            TuningError::Tablebases(e) => write!(f, "the tablebases: {e}"),
             TuningError::Match(e) => write!(f, "{e}"),
             TuningError::Log(e) => write!(f, "{e}"),
             TuningError::Write(e) => write!(f, "the log: {e}"),
@@ -81,6 +84,15 @@ pub struct Tuner {
     pub judge: EngineSpec,
     /// Who scores the readings it judges instead ([`RunHeader::referee`]).
     pub referee: Option<EngineSpec>,
+    /// The options every member starts with (the tablebases' `SyzygyPath`).
+    pub member_options: Vec<(String, String)>,
+}
+
+/// The `SyzygyPath` option of the run's tablebases, once they open; none without.
+fn tablebase_option(header: &RunHeader) -> Result<Vec<(String, String)>, TuningError> {
+    let Some(folder) = &header.tablebases else { return Ok(Vec::new()) };
+    SyzygyTables::open(folder).map_err(|e| TuningError::Tablebases(format!("{}: {e}", folder.display())))?;
+    Ok(vec![("SyzygyPath".to_owned(), folder.to_string_lossy().into_owned())])
 }
 
 /// Says nothing and never stops the games.
@@ -108,6 +120,7 @@ impl Tuner {
             ),
             None => OpeningSource::Start,
         };
+        let member_options = tablebase_option(&header)?;
         let judge = match &header.judge {
             // The judge's own limits (`depth=12`), else the run's control.
             Some(words) => {
@@ -118,7 +131,10 @@ impl Tuner {
                 }
                 .map_err(TuningError::Judge)?
             }
-            None => EngineSpec::builtin("Kibitz", control.clone()),
+            None => EngineSpec {
+                options: member_options.clone(),
+                ..EngineSpec::builtin("Kibitz", control.clone())
+            },
         };
         let referee = match &header.referee {
             Some(words) => {
@@ -129,7 +145,17 @@ impl Tuner {
             }
             None => None,
         };
-        Ok(Tuner { header, genome, control, openings, concurrency: concurrency.max(1), pgn, judge, referee })
+        Ok(Tuner {
+            header,
+            genome,
+            control,
+            openings,
+            concurrency: concurrency.max(1),
+            pgn,
+            judge,
+            referee,
+            member_options,
+        })
     }
 
     /// The random number generator of `generation` (0: the first population's).
@@ -189,6 +215,7 @@ impl Tuner {
             .iter()
             .map(|m| EngineSpec {
                 policy: Some(self.genome.settings(&m.values)),
+                options: self.member_options.clone(),
                 ..EngineSpec::builtin(&format!("member {}", m.id), self.control.clone())
             })
             .collect();
