@@ -113,6 +113,9 @@ impl TuningView {
             header.population,
             header.control
         ));
+        if let Some(folder) = &header.tablebases {
+            ui.label(format!("The members probed the Syzygy tables in {}.", folder.display()));
+        }
         if header.check_readings {
             let judge = match &header.judge {
                 Some(judge) => judge.as_str(),

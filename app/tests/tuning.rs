@@ -88,7 +88,9 @@ fn a_tuning_run_opens_as_plots_and_its_best_member_becomes_the_policy() {
 fn a_refereed_run_says_who_judged_which_readings() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let referee = "name=Referee cmd=builtin depth=2";
-    tuning_run(dir.path(), &["--referee", referee, "--referee-judges", "resignations", "--playouts", "3"]);
+    let tables = format!("{}/../data/syzygy", env!("CARGO_MANIFEST_DIR"));
+    let args = ["--referee", referee, "--referee-judges", "resignations", "--playouts", "3", "--tb", &tables];
+    tuning_run(dir.path(), &args);
     let mut h = app_in(dir.path());
     h.get_by_label("Tuning").click();
     h.run_steps(10);
@@ -101,6 +103,7 @@ fn a_refereed_run_says_who_judged_which_readings() {
         )
         .is_some()
     );
+    assert!(h.query_by_label(&format!("The members probed the Syzygy tables in {tables}.")).is_some());
 }
 
 #[test]
