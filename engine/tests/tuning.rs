@@ -540,3 +540,29 @@ fn members_given_tablebases_read_a_drawn_ending_as_drawn() {
     let missing = Tuner::new(header(Some(dir.0.join("no-such-folder"))), 1, None).err().expect("refused");
     assert!(missing.to_string().starts_with("the tablebases: "), "{missing}");
 }
+
+#[test]
+fn a_kept_parameter_stays_at_its_default_and_a_wrong_name_is_refused() {
+    let dir = Scratch::new("keep");
+    let (log, best) = (dir.0.join("run.log"), dir.0.join("best.json"));
+    let path = |p: &PathBuf| p.to_string_lossy().into_owned();
+    let run = |keep: &[&str]| {
+        let mut args = words("tune-policy --rules terra --population 4 --generations 2 --max-plies 40 --tc");
+        args.extend(["sd 1".to_owned(), "--log".to_owned(), path(&log), "--out".to_owned(), path(&best)]);
+        args.extend(keep.iter().flat_map(|k| ["--keep".to_owned(), (*k).to_owned()]));
+        kibitz(&args)
+    };
+    assert_eq!(run(&["colour"]), ExitCode::FAILURE, "no such parameter");
+    assert_eq!(run(&["dead_band.width"]), ExitCode::FAILURE, "not one of Terra's");
+    assert!(!log.exists(), "no log was written for a run that cannot start");
+    assert_eq!(run(&["contempt"]), ExitCode::SUCCESS);
+    let read = TuningLog::read(&log).expect("a log");
+    assert!(!read.header.genome.iter().any(|n| n == "contempt"), "{:?}", read.header.genome);
+    assert_eq!(read.header.genome.len(), Genome::for_rules(Rules::Terra).names().len() - 1);
+    let settings = PolicySettings::load(&best).expect("the best member's settings");
+    assert_eq!(settings.contempt, PolicySettings::default().contempt);
+    // Every member of every generation played with the default contempt: it is not in their values.
+    assert!(
+        read.generations.iter().flat_map(|g| &g.next).all(|m| m.values.len() == read.header.genome.len())
+    );
+}

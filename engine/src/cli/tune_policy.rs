@@ -108,6 +108,11 @@ pub struct TunePolicyArgs {
     #[arg(long, value_name = "K", default_value_t = 1, conflicts_with = "resume",
           value_parser = clap::value_parser!(u8).range(1..=15))]
     playouts: u8,
+    /// Holds this parameter at its default instead of tuning it (`contempt`, which is also
+    /// the search's draw score and so changes how a member plays, not only how it reads a
+    /// game); may be repeated.
+    #[arg(long, value_name = "NAME", conflicts_with = "resume")]
+    keep: Vec<String>,
     /// A folder of Syzygy tablebases the members probe, and the built-in engine when it
     /// plays readings on (their `SyzygyPath`).
     #[arg(long = "tb", value_name = "FOLDER", conflicts_with = "resume")]
@@ -177,7 +182,18 @@ impl TunePolicyArgs {
             CrossoverName::Uniform => Crossover::Uniform,
             CrossoverName::Average => Crossover::Average,
         };
+        let mut genome = Genome::for_rules(rules).names();
+        for name in &self.keep {
+            if !genome.contains(name) {
+                return Err(format!("--keep {name}: not a tuned parameter; they are {}", genome.join(", ")));
+            }
+            genome.retain(|n| n != name);
+        }
+        if genome.is_empty() {
+            return Err("--keep leaves no parameter to tune".into());
+        }
         Ok(Some(RunHeader {
+            genome,
             variation: Variation { sigma: self.sigma, crossover },
             openings: self.openings.clone(),
             max_plies: self.max_plies,
