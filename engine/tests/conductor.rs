@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use kibitz_engine::conductor::{Adjudicator, Conductor, GameEvent, NoClaim};
+use kibitz_engine::conductor::{Adjudicator, Conductor, GameEvent, MoveLimit, NoClaim};
 use kibitz_engine::policy::{DeadBandSettings, PolicySettings, Rules};
 use kibitz_engine::{
     Clock, Ending, FailureKind, GameRecord, ManualTime, PlayerFailure, Score, SearchInfo, SearchLimits,
@@ -240,6 +240,24 @@ fn the_adjudicator_is_consulted_after_every_move() {
     );
     assert_eq!(c.game().tag("Termination"), Some("adjudication"));
     assert_eq!(c.game().result(), "1-0");
+}
+
+#[test]
+fn a_move_that_ends_the_game_leaves_no_claim_to_make_with_it() {
+    // The rook's move is the hundredth ply without a capture or a pawn move, so an engine
+    // content with a draw claims the fifty-move rule with it; but the move also reaches a
+    // move limit, which ends the game first. One ending, not two (a self-play game of
+    // session 18 had both).
+    let policies = ByColor::new_with(|_| Some(PolicySettings::default()));
+    let start = game("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    let mut c = Conductor::new(start, None, policies).with_adjudicator(Box::new(MoveLimit { plies: 1 }));
+    engine_searched(&mut c, Score::Cp(0));
+    let ra2 = mv(&c, "Ra2");
+    let events = c.engine_move(Color::White, ra2);
+    let endings = events.iter().filter(|e| matches!(e, GameEvent::GameOver { .. })).count();
+    assert_eq!(endings, 1, "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e, GameEvent::DrawClaimed { .. })), "{events:?}");
+    assert_eq!(c.game().ending(), Some(Ending::draw(Termination::Adjudication)));
 }
 
 #[test]

@@ -239,6 +239,10 @@ impl Conductor {
             }
             if let Some(rule) = self.game.claimable_with(best).filter(|_| content) {
                 events.extend(self.play(side, best));
+                if self.is_over() {
+                    // The move itself ended the game (the arbiter's move limit, say).
+                    return events;
+                }
                 events.push(GameEvent::DrawClaimed { side, rule, why: why() });
                 self.finish(Ending::draw(rule), &mut events);
                 return events;
