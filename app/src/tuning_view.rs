@@ -121,15 +121,15 @@ impl TuningView {
                 Some(judge) => judge.as_str(),
                 None => "Kibitz at the run's control",
             };
-            let mut played_on =
-                "Every declined draw offer, agreed draw and resignation was played on by this \
-                                 engine to see whether it was right; a wrong one cost the side that made it."
-                    .to_owned();
-            let on = if header.playouts > 1 {
-                played_on.push_str(
-                    " A side that won more than half of the games refuted a draw; a resignation stood when the \
-                     resigner lost more than half.",
-                );
+            let several = header.playouts > 1;
+            let majority = " A side that won more than half of the games refuted a draw; a resignation stood when \
+                            the resigner lost more than half.";
+            let played_on = format!(
+                "Every declined draw offer, agreed draw and resignation was played on by this engine to see \
+                 whether it was right; a wrong one cost the side that made it.{}",
+                if several { majority } else { "" }
+            );
+            let on = if several {
                 format!("playing the game on, {} games each", header.playouts)
             } else {
                 "playing the game on".to_owned()

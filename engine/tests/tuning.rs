@@ -491,16 +491,31 @@ fn the_judge_named_on_the_command_line_plays_the_readings_on() {
     assert!(err.to_string().contains("README playing on 1 could not be started"), "{err}");
 }
 
+/// `kibitz tune-policy SETTINGS --tc "sd 1" --log run.log --out best.json EXTRA` in `dir`.
+fn new_run(dir: &Scratch, settings: &str, extra: &[String]) -> ExitCode {
+    let path = |name: &str| dir.0.join(name).to_string_lossy().into_owned();
+    let mut args = words(&format!("tune-policy {settings} --tc"));
+    args.extend([
+        "sd 1".to_owned(),
+        "--log".to_owned(),
+        path("run.log"),
+        "--out".to_owned(),
+        path("best.json"),
+    ]);
+    args.extend_from_slice(extra);
+    kibitz(&args)
+}
+
 #[test]
 fn judge_words_are_checked_before_a_log_is_written() {
     let dir = Scratch::new("judge");
-    let (log, best) = (dir.0.join("run.log"), dir.0.join("best.json"));
-    let path = |p: &PathBuf| p.to_string_lossy().into_owned();
+    let log = dir.0.join("run.log");
     let run = |judge: &str| {
-        let mut args = words("tune-policy --population 2 --generations 1 --max-plies 20 --tc");
-        args.extend(["sd 1".to_owned(), "--log".to_owned(), path(&log), "--out".to_owned(), path(&best)]);
-        args.extend(["--judge".to_owned(), judge.to_owned()]);
-        kibitz(&args)
+        new_run(
+            &dir,
+            "--population 2 --generations 1 --max-plies 20",
+            &["--judge".to_owned(), judge.to_owned()],
+        )
     };
     assert_eq!(run("cmd=builtin colour=blue"), ExitCode::FAILURE, "an unknown key");
     assert_eq!(run("name=NoProgram depth=3"), ExitCode::FAILURE, "no cmd=");
@@ -545,12 +560,9 @@ fn members_given_tablebases_read_a_drawn_ending_as_drawn() {
 fn a_kept_parameter_stays_at_its_default_and_a_wrong_name_is_refused() {
     let dir = Scratch::new("keep");
     let (log, best) = (dir.0.join("run.log"), dir.0.join("best.json"));
-    let path = |p: &PathBuf| p.to_string_lossy().into_owned();
     let run = |keep: &[&str]| {
-        let mut args = words("tune-policy --rules terra --population 4 --generations 2 --max-plies 40 --tc");
-        args.extend(["sd 1".to_owned(), "--log".to_owned(), path(&log), "--out".to_owned(), path(&best)]);
-        args.extend(keep.iter().flat_map(|k| ["--keep".to_owned(), (*k).to_owned()]));
-        kibitz(&args)
+        let keep: Vec<String> = keep.iter().flat_map(|k| ["--keep".to_owned(), (*k).to_owned()]).collect();
+        new_run(&dir, "--rules terra --population 4 --generations 2 --max-plies 40", &keep)
     };
     assert_eq!(run(&["colour"]), ExitCode::FAILURE, "no such parameter");
     assert_eq!(run(&["dead_band.width"]), ExitCode::FAILURE, "not one of Terra's");

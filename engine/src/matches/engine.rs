@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::policy::PolicySettings;
 use crate::{
     Book, BookSettings, Command, EngineConfig, EngineHandle, ExternalEngine, Player, SearchLimits,
-    TimeControl,
+    SyzygyTables, TimeControl,
 };
 
 /// What plays.
@@ -17,6 +17,8 @@ pub enum Program {
     Builtin {
         /// Its opening book, if any, chosen from as the app chooses.
         book: Option<Arc<Book>>,
+        /// Syzygy tables it probes, shared by every instance (opened once).
+        tablebases: Option<Arc<SyzygyTables>>,
     },
     /// A program run as a child process; its options are set after the handshake.
     External(EngineConfig),
@@ -25,9 +27,11 @@ pub enum Program {
 impl fmt::Debug for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Program::Builtin { book } => {
-                f.debug_struct("Builtin").field("book", &book.as_ref().map(|b| b.len())).finish()
-            }
+            Program::Builtin { book, tablebases } => f
+                .debug_struct("Builtin")
+                .field("book", &book.as_ref().map(|b| b.len()))
+                .field("tablebases", &tablebases.as_ref().map(|t| t.folder()))
+                .finish(),
             Program::External(config) => f.debug_tuple("External").field(config).finish(),
         }
     }
@@ -58,7 +62,7 @@ impl EngineSpec {
     pub fn builtin(name: &str, control: TimeControl) -> EngineSpec {
         EngineSpec {
             name: name.to_owned(),
-            program: Program::Builtin { book: None },
+            program: Program::Builtin { book: None, tablebases: None },
             options: Vec::new(),
             control,
             limits: SearchLimits::default(),
@@ -85,8 +89,11 @@ impl EngineSpec {
     #[must_use]
     pub fn start(&self) -> Box<dyn Player> {
         match &self.program {
-            Program::Builtin { book } => {
+            Program::Builtin { book, tablebases } => {
                 let engine = EngineHandle::spawn(|| {});
+                if let Some(tables) = tablebases {
+                    Player::send(&engine, Command::SetTablebases(Some(Arc::clone(tables))));
+                }
                 for (name, value) in &self.options {
                     Player::send(&engine, Command::SetOption { name: name.clone(), value: value.clone() });
                 }

@@ -142,7 +142,7 @@ pub fn engine_spec(words: &[String], default_tc: Option<&TimeControl>) -> Result
         let book = book.map(|path| {
             Book::open(&path).map(Arc::new).map_err(|e| SpecError::Book(format!("{}: {e}", path.display())))
         });
-        Program::Builtin { book: book.transpose()? }
+        Program::Builtin { book: book.transpose()?, tablebases: None }
     } else {
         if level.is_some() {
             return Err(SpecError::BuiltinOnly("level".into()));

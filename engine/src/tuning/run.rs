@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
@@ -18,9 +19,9 @@ use super::{
 };
 use crate::matches::{
     EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, OpeningSource, OpeningsError,
-    Order, SpecError, Standings, Watcher, engine_spec, move_limit, play_fixtures, read_suite,
+    Order, Program, SpecError, Standings, Watcher, engine_spec, move_limit, play_fixtures, read_suite,
 };
-use crate::{Ending, SyzygyTables, TimeControl, TimeControlError};
+use crate::{Ending, SyzygyTables, TablebaseError, TimeControl, TimeControlError};
 
 /// How much wider than a mutation the first population is spread around the defaults.
 const INITIAL_SPREAD: f64 = 3.0;
@@ -39,7 +40,7 @@ pub enum TuningError {
     /// The referee's words do not describe an engine, or one without a fixed limit.
     Referee(String),
     /// The tablebase folder cannot be read.
-    Tablebases(String),
+    Tablebases(TablebaseError),
     /// The games could not be played.
     Match(MatchError),
     /// The log cannot be read.
@@ -84,15 +85,16 @@ pub struct Tuner {
     pub judge: EngineSpec,
     /// Who scores the readings it judges instead ([`RunHeader::referee`]).
     pub referee: Option<EngineSpec>,
-    /// The options every member starts with (the tablebases' `SyzygyPath`).
-    pub member_options: Vec<(String, String)>,
+    /// The tables of [`RunHeader::tablebases`], opened once and shared by every member.
+    pub tablebases: Option<Arc<SyzygyTables>>,
 }
 
-/// The `SyzygyPath` option of the run's tablebases, once they open; none without.
-fn tablebase_option(header: &RunHeader) -> Result<Vec<(String, String)>, TuningError> {
-    let Some(folder) = &header.tablebases else { return Ok(Vec::new()) };
-    SyzygyTables::open(folder).map_err(|e| TuningError::Tablebases(format!("{}: {e}", folder.display())))?;
-    Ok(vec![("SyzygyPath".to_owned(), folder.to_string_lossy().into_owned())])
+/// The built-in engine named `name` at `control`, probing `tablebases`.
+fn builtin(name: &str, control: &TimeControl, tablebases: Option<&Arc<SyzygyTables>>) -> EngineSpec {
+    EngineSpec {
+        program: Program::Builtin { book: None, tablebases: tablebases.cloned() },
+        ..EngineSpec::builtin(name, control.clone())
+    }
 }
 
 /// Says nothing and never stops the games.
@@ -120,7 +122,10 @@ impl Tuner {
             ),
             None => OpeningSource::Start,
         };
-        let member_options = tablebase_option(&header)?;
+        let tablebases = match &header.tablebases {
+            Some(folder) => Some(Arc::new(SyzygyTables::open(folder).map_err(TuningError::Tablebases)?)),
+            None => None,
+        };
         let judge = match &header.judge {
             // The judge's own limits (`depth=12`), else the run's control.
             Some(words) => {
@@ -131,10 +136,7 @@ impl Tuner {
                 }
                 .map_err(TuningError::Judge)?
             }
-            None => EngineSpec {
-                options: member_options.clone(),
-                ..EngineSpec::builtin("Kibitz", control.clone())
-            },
+            None => builtin("Kibitz", &control, tablebases.as_ref()),
         };
         let referee = match &header.referee {
             Some(words) => {
@@ -154,7 +156,7 @@ impl Tuner {
             pgn,
             judge,
             referee,
-            member_options,
+            tablebases,
         })
     }
 
@@ -215,8 +217,7 @@ impl Tuner {
             .iter()
             .map(|m| EngineSpec {
                 policy: Some(self.genome.settings(&m.values)),
-                options: self.member_options.clone(),
-                ..EngineSpec::builtin(&format!("member {}", m.id), self.control.clone())
+                ..builtin(&format!("member {}", m.id), &self.control, self.tablebases.as_ref())
             })
             .collect();
         let mut setup = self.hall(engines, self.openings.clone(), "Kibitz policy tuning");
