@@ -156,8 +156,12 @@ fn a_move_that_repeats_a_position_once_is_not_judged_a_draw() {
     let [verdict] = &annotated.verdicts[..] else { panic!("one move judged: {:?}", annotated.verdicts) };
     assert_eq!(verdict.node, at(&annotated, 67), "34. Qh8+ is ply 67");
     assert!(matches!(verdict.played, kibitz_engine::Score::Cp(cp) if cp > 200), "{verdict:?}");
-    assert_eq!(verdict.judgement, None, "{verdict:?}");
-    assert!(nags(&annotated, 67).is_empty(), "{:?}", nags(&annotated, 67));
+    // Not a mistake: Stockfish 15.1 at depth 20 has 34. e6 at +4.78 and 34. Qh8+ at +4.73. At
+    // depth 8 Kibitz may still prefer 34. e6 by up to an inaccuracy (`?!`); a draw score
+    // would make it a blunder.
+    assert!(!matches!(verdict.judgement, Some(Judgement::Mistake | Judgement::Blunder)), "{verdict:?}");
+    let marks = nags(&annotated, 67);
+    assert!(!marks.contains(&Nag(2)) && !marks.contains(&Nag(4)), "{marks:?}");
 }
 
 #[test]
