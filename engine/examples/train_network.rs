@@ -4,7 +4,7 @@
 //! cargo run --release -p kibitz-engine --example train_network -- --data FILE [--data FILE]... --out NET
 //!     [--hidden 128] [--epochs 20] [--batch 16384] [--lr 0.001] [--lr-drop-every 8] [--lr-gamma 0.3]
 //!     [--wdl 0.3] [--weight-decay 0.01] [--threads N] [--seed 1] [--validation 0.02]
-//!     [--max-positions N]
+//!     [--max-positions N] [--mirror]
 //! ```
 //!
 //! **Data.** Text files as the `datagen` example writes them, one position a line:
@@ -15,7 +15,10 @@
 //! read. The last `--validation` share of each file's positions is held out for the
 //! validation loss: `datagen` appends whole games, so the held-out positions come from games
 //! the training set has none of (positions of one game are too alike to test each other). The
-//! training set is shuffled every epoch.
+//! training set is shuffled every epoch. `--mirror` adds each training position mirrored
+//! left to right (a1 to h1) with the same score and result: the features hold no castling
+//! rights, so the mirrored position is worth the same to the network. The validation set is
+//! left as it was read, so its loss compares with a run without `--mirror`.
 //!
 //! **Model.** 768 features per perspective: for perspective `p`, a piece of colour `c` and role
 //! `r` (pawn 0 .. king 5) on square `sq` (a1 0 .. h8 63) is feature
@@ -88,6 +91,7 @@ struct Options {
     seed: u64,
     validation: f64,
     max_positions: usize,
+    mirror: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -106,6 +110,7 @@ fn parse_options() -> Result<Options, String> {
         seed: 1,
         validation: 0.02,
         max_positions: usize::MAX,
+        mirror: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -131,6 +136,7 @@ fn parse_options() -> Result<Options, String> {
             "--seed" => o.seed = number(&flag, &value()?)?,
             "--validation" => o.validation = number(&flag, &value()?)?,
             "--max-positions" => o.max_positions = number(&flag, &value()?)?,
+            "--mirror" => o.mirror = true,
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -210,6 +216,29 @@ impl Sample {
             if white_to_move { (white_score, white_result) } else { (-white_score, 1.0 - white_result) };
         let target = (1.0 - wdl) * sigmoid(score as f32 / SCALE) + wdl * result;
         Some(Sample { occupied, pieces, target, score, white_to_move })
+    }
+
+    /// The same position mirrored left to right (the a-file becomes the h-file), with the
+    /// same target.
+    fn mirrored(&self) -> Sample {
+        let mut squares = [(0u8, 0u8); MAX_PIECES];
+        let mut bits = self.occupied;
+        let mut n = 0;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            squares[n] = (sq ^ 7, (self.pieces[n / 2] >> (4 * (n % 2))) & 15);
+            n += 1;
+        }
+        let squares = &mut squares[..n];
+        squares.sort_unstable_by_key(|&(sq, _)| sq);
+        let mut pieces = [0u8; MAX_PIECES / 2];
+        let mut occupied = 0u64;
+        for (i, &(sq, code)) in squares.iter().enumerate() {
+            pieces[i / 2] |= code << (4 * (i % 2));
+            occupied |= 1u64 << sq;
+        }
+        Sample { occupied, pieces, ..*self }
     }
 
     /// Writes the features of the side to move's and the other side's perspective; returns
@@ -650,6 +679,10 @@ fn main() -> ExitCode {
     let layout = Layout { h: options.hidden };
     let mut params = initial_parameters(&layout, &mut rng);
     let mut train = samples;
+    if options.mirror {
+        let mirrored: Vec<Sample> = train.iter().map(Sample::mirrored).collect();
+        train.extend(mirrored);
+    }
     train.shuffle(&mut rng);
     eprintln!(
         "{} training and {} validation positions ({} MB) read in {:.1} s; {} threads",
@@ -725,4 +758,38 @@ fn main() -> ExitCode {
     }
     eprintln!("done in {:.1} s", started.elapsed().as_secs_f64());
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(fen: &str) -> Sample {
+        let fen = Fen::from_ascii(fen.as_bytes()).expect("FEN");
+        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("legal");
+        Sample::new(&pos, 37, 1.0, 0.0).expect("sample")
+    }
+
+    fn features(s: &Sample) -> (Vec<u16>, Vec<u16>) {
+        let (mut stm, mut ntm) = ([0u16; MAX_PIECES], [0u16; MAX_PIECES]);
+        let n = s.features(&mut stm, &mut ntm);
+        let (mut stm, mut ntm) = (stm[..n].to_vec(), ntm[..n].to_vec());
+        stm.sort_unstable();
+        ntm.sort_unstable();
+        (stm, ntm)
+    }
+
+    #[test]
+    fn a_mirrored_sample_is_the_mirrored_position() {
+        // Black to move, pieces on both wings, so the a- and h-files both change.
+        let played = sample("r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP3PPP/R1BQKB1R b KQkq - 1 7");
+        let by_hand = sample("r2kqb1r/pppb2pp/2np1n2/4p3/4PP2/2N2N2/PPP3PP/R1BKQB1R b - - 1 7");
+        let mirrored = played.mirrored();
+        assert_eq!(features(&mirrored), features(&by_hand));
+        assert_eq!((mirrored.score, mirrored.white_to_move), (played.score, played.white_to_move));
+        assert_eq!(mirrored.target.to_bits(), played.target.to_bits());
+        assert_ne!(features(&mirrored), features(&played));
+        let back = mirrored.mirrored();
+        assert_eq!((back.occupied, back.pieces), (played.occupied, played.pieces));
+    }
 }
