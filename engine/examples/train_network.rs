@@ -4,7 +4,7 @@
 //! cargo run --release -p kibitz-engine --example train_network -- --data FILE [--data FILE]... --out NET
 //!     [--hidden 128] [--epochs 20] [--batch 16384] [--lr 0.001] [--lr-drop-every 8] [--lr-gamma 0.3]
 //!     [--wdl 0.3] [--weight-decay 0.01] [--threads N] [--seed 1] [--validation 0.02]
-//!     [--max-positions N] [--mirror]
+//!     [--max-positions N] [--mirror] [--init NET]
 //! ```
 //!
 //! **Data.** Text files as the `datagen` example writes them, one position a line:
@@ -28,6 +28,11 @@
 //! activation is SCReLU, `clamp(acc, 0, 1)^2`, and the output
 //! `out = W2[..H] . a_stm + W2[H..] . a_ntm + b2` with the side to move's half first; the
 //! evaluation is `out * 400` centipawns.
+//!
+//! **Start.** Random weights (below), or with `--init NET` the weights of a network file of
+//! the format below, divided by their quantisation factors: to go on training a network on new
+//! data. Its hidden layer's size is taken from the file, and `--hidden` must agree or be left
+//! out.
 //!
 //! **Loss.** The mean squared error between `sigmoid(out)` and the target
 //! `(1 - wdl) * sigmoid(score / 400) + wdl * result` (`--wdl`). AdamW (0.9, 0.999, 1e-8) with
@@ -92,6 +97,7 @@ struct Options {
     validation: f64,
     max_positions: usize,
     mirror: bool,
+    init: Option<PathBuf>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -111,7 +117,9 @@ fn parse_options() -> Result<Options, String> {
         validation: 0.02,
         max_positions: usize::MAX,
         mirror: false,
+        init: None,
     };
+    let mut hidden_given = false;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -124,7 +132,10 @@ fn parse_options() -> Result<Options, String> {
         match flag.as_str() {
             "--data" => o.data.push(PathBuf::from(value()?)),
             "--out" => o.out = PathBuf::from(value()?),
-            "--hidden" => o.hidden = number(&flag, &value()?)?,
+            "--hidden" => {
+                o.hidden = number(&flag, &value()?)?;
+                hidden_given = true;
+            }
             "--epochs" => o.epochs = number(&flag, &value()?)?,
             "--batch" => o.batch = number(&flag, &value()?)?,
             "--lr" => o.lr = number(&flag, &value()?)?,
@@ -137,6 +148,7 @@ fn parse_options() -> Result<Options, String> {
             "--validation" => o.validation = number(&flag, &value()?)?,
             "--max-positions" => o.max_positions = number(&flag, &value()?)?,
             "--mirror" => o.mirror = true,
+            "--init" => o.init = Some(PathBuf::from(value()?)),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -145,6 +157,13 @@ fn parse_options() -> Result<Options, String> {
     }
     if o.out.as_os_str().is_empty() {
         return Err("--out NET is required".into());
+    }
+    if let Some(init) = &o.init {
+        let h = network_hidden(init)?;
+        if hidden_given && h != o.hidden {
+            return Err(format!("--hidden {} but {} has {h} hidden neurons", o.hidden, init.display()));
+        }
+        o.hidden = h;
     }
     if o.hidden == 0 || !o.hidden.is_multiple_of(16) {
         return Err(format!("--hidden {} must be a positive multiple of 16", o.hidden));
@@ -590,6 +609,44 @@ fn read_data(path: &Path, wdl: f32, max: usize, samples: &mut Vec<Sample>) -> Re
     Ok(())
 }
 
+/// The hidden layer's size of the network file `path`, read from its header.
+fn network_hidden(path: &Path) -> Result<usize, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(parse_network(&bytes).map_err(|e| format!("{}: {e}", path.display()))?.h)
+}
+
+/// Reads a network file (the format [`Quantised::write`] writes).
+fn parse_network(bytes: &[u8]) -> Result<Quantised, String> {
+    let header = b"KBZNET01".len() + 4;
+    if bytes.len() < header || &bytes[..8] != b"KBZNET01" {
+        return Err("not a Kibitz network (no KBZNET01 header)".into());
+    }
+    let h = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+    let words = (FEATURES + 3).checked_mul(h).ok_or("hidden layer too large")?;
+    if h == 0 || bytes.len() != header + 2 * words + 4 {
+        return Err(format!("{} bytes, which is not a network of {h} hidden neurons", bytes.len()));
+    }
+    let mut values =
+        bytes[header..header + 2 * words].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
+    let (w1, b1, w2) = (take(FEATURES * h), take(h), take(2 * h));
+    let end = &bytes[header + 2 * words..];
+    let b2 = i32::from_le_bytes([end[0], end[1], end[2], end[3]]);
+    Ok(Quantised { h, w1, b1, w2, b2 })
+}
+
+impl Quantised {
+    /// The float parameters this network was quantised from (up to rounding).
+    fn parameters(&self) -> Vec<f32> {
+        let f = |w: &i16, q: i32| f32::from(*w) / q as f32;
+        let mut params: Vec<f32> = self.w1.iter().map(|w| f(w, QA)).collect();
+        params.extend(self.b1.iter().map(|w| f(w, QA)));
+        params.extend(self.w2.iter().map(|w| f(w, QB)));
+        params.push((f64::from(self.b2) / f64::from(QA * QB)) as f32);
+        params
+    }
+}
+
 /// The initial parameters: `W1` uniform in ±0.1 (about 30 pieces give accumulators spread
 /// over ±0.3), `b1` 0.05, `W2` uniform in ±1/sqrt(2H), `b2` 0.
 fn initial_parameters(layout: &Layout, rng: &mut StdRng) -> Vec<f32> {
@@ -677,7 +734,16 @@ fn main() -> ExitCode {
 
     let mut rng = StdRng::seed_from_u64(options.seed);
     let layout = Layout { h: options.hidden };
-    let mut params = initial_parameters(&layout, &mut rng);
+    let mut params = match &options.init {
+        Some(path) => match std::fs::read(path).map_err(|e| e.to_string()).and_then(|b| parse_network(&b)) {
+            Ok(network) => network.parameters(),
+            Err(e) => {
+                eprintln!("train_network: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+        None => initial_parameters(&layout, &mut rng),
+    };
     let mut train = samples;
     if options.mirror {
         let mirrored: Vec<Sample> = train.iter().map(Sample::mirrored).collect();
@@ -777,6 +843,31 @@ mod tests {
         stm.sort_unstable();
         ntm.sort_unstable();
         (stm, ntm)
+    }
+
+    #[test]
+    fn a_network_file_reads_back_as_the_parameters_it_was_written_from() {
+        let layout = Layout { h: 16 };
+        let mut rng = StdRng::seed_from_u64(5);
+        let params = initial_parameters(&layout, &mut rng);
+        let path = std::env::temp_dir().join(format!("kibitz-train-{}.nnue", std::process::id()));
+        Quantised::new(&params, &layout).write(&path).expect("write");
+        let bytes = std::fs::read(&path).expect("read");
+        let _ = std::fs::remove_file(&path);
+        let read = parse_network(&bytes).expect("parse");
+        assert_eq!(read.h, 16);
+        let back = read.parameters();
+        assert_eq!(back.len(), params.len());
+        // Each weight within half a quantisation step of the original.
+        for (i, (a, b)) in params.iter().zip(&back).enumerate() {
+            let step = if layout.w2().contains(&i) { 1.0 / QB as f32 } else { 1.0 / QA as f32 };
+            assert!((a - b).abs() <= step / 2.0 + 1e-6, "parameter {i}: {a} against {b}");
+        }
+        // The embedded network of the engine reads, and a cut file is refused.
+        let shipped = include_bytes!("../net/kibitz.nnue");
+        assert!(parse_network(shipped).is_ok_and(|n| n.h == 64));
+        assert!(parse_network(&shipped[..shipped.len() - 1]).is_err());
+        assert!(parse_network(b"KBZNET02").is_err());
     }
 
     #[test]
