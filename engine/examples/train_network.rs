@@ -53,6 +53,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use kibitz_engine::Network;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -97,7 +98,8 @@ struct Options {
     validation: f64,
     max_positions: usize,
     mirror: bool,
-    init: Option<PathBuf>,
+    /// The network of `--init`, read while the options are checked.
+    init: Option<Network>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -148,7 +150,12 @@ fn parse_options() -> Result<Options, String> {
             "--validation" => o.validation = number(&flag, &value()?)?,
             "--max-positions" => o.max_positions = number(&flag, &value()?)?,
             "--mirror" => o.mirror = true,
-            "--init" => o.init = Some(PathBuf::from(value()?)),
+            "--init" => {
+                let path = PathBuf::from(value()?);
+                let read = std::fs::read(&path).map_err(|e| e.to_string());
+                let network = read.and_then(|b| Network::from_bytes(&b).map_err(|e| e.to_string()));
+                o.init = Some(network.map_err(|e| format!("--init {}: {e}", path.display()))?);
+            }
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -159,9 +166,9 @@ fn parse_options() -> Result<Options, String> {
         return Err("--out NET is required".into());
     }
     if let Some(init) = &o.init {
-        let h = network_hidden(init)?;
+        let h = init.hidden();
         if hidden_given && h != o.hidden {
-            return Err(format!("--hidden {} but {} has {h} hidden neurons", o.hidden, init.display()));
+            return Err(format!("--hidden {} but the --init network has {h} hidden neurons", o.hidden));
         }
         o.hidden = h;
     }
@@ -609,42 +616,15 @@ fn read_data(path: &Path, wdl: f32, max: usize, samples: &mut Vec<Sample>) -> Re
     Ok(())
 }
 
-/// The hidden layer's size of the network file `path`, read from its header.
-fn network_hidden(path: &Path) -> Result<usize, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(parse_network(&bytes).map_err(|e| format!("{}: {e}", path.display()))?.h)
-}
-
-/// Reads a network file (the format [`Quantised::write`] writes).
-fn parse_network(bytes: &[u8]) -> Result<Quantised, String> {
-    let header = b"KBZNET01".len() + 4;
-    if bytes.len() < header || &bytes[..8] != b"KBZNET01" {
-        return Err("not a Kibitz network (no KBZNET01 header)".into());
-    }
-    let h = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-    let words = (FEATURES + 3).checked_mul(h).ok_or("hidden layer too large")?;
-    if h == 0 || bytes.len() != header + 2 * words + 4 {
-        return Err(format!("{} bytes, which is not a network of {h} hidden neurons", bytes.len()));
-    }
-    let mut values =
-        bytes[header..header + 2 * words].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
-    let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
-    let (w1, b1, w2) = (take(FEATURES * h), take(h), take(2 * h));
-    let end = &bytes[header + 2 * words..];
-    let b2 = i32::from_le_bytes([end[0], end[1], end[2], end[3]]);
-    Ok(Quantised { h, w1, b1, w2, b2 })
-}
-
-impl Quantised {
-    /// The float parameters this network was quantised from (up to rounding).
-    fn parameters(&self) -> Vec<f32> {
-        let f = |w: &i16, q: i32| f32::from(*w) / q as f32;
-        let mut params: Vec<f32> = self.w1.iter().map(|w| f(w, QA)).collect();
-        params.extend(self.b1.iter().map(|w| f(w, QA)));
-        params.extend(self.w2.iter().map(|w| f(w, QB)));
-        params.push((f64::from(self.b2) / f64::from(QA * QB)) as f32);
-        params
-    }
+/// The float parameters a network file was quantised from (up to rounding): its weights
+/// divided by the factors [`Quantised::new`] multiplied them by.
+fn dequantised(network: &Network) -> Vec<f32> {
+    let (w1, b1, w2, b2) = network.parameters();
+    let f = |w: &i16, q: i32| f32::from(*w) / q as f32;
+    let mut params: Vec<f32> = w1.iter().chain(b1).map(|w| f(w, QA)).collect();
+    params.extend(w2.iter().map(|w| f(w, QB)));
+    params.push((f64::from(b2) / f64::from(QA * QB)) as f32);
+    params
 }
 
 /// The initial parameters: `W1` uniform in ±0.1 (about 30 pieces give accumulators spread
@@ -735,13 +715,7 @@ fn main() -> ExitCode {
     let mut rng = StdRng::seed_from_u64(options.seed);
     let layout = Layout { h: options.hidden };
     let mut params = match &options.init {
-        Some(path) => match std::fs::read(path).map_err(|e| e.to_string()).and_then(|b| parse_network(&b)) {
-            Ok(network) => network.parameters(),
-            Err(e) => {
-                eprintln!("train_network: {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-        },
+        Some(network) => dequantised(network),
         None => initial_parameters(&layout, &mut rng),
     };
     let mut train = samples;
@@ -854,9 +828,9 @@ mod tests {
         Quantised::new(&params, &layout).write(&path).expect("write");
         let bytes = std::fs::read(&path).expect("read");
         let _ = std::fs::remove_file(&path);
-        let read = parse_network(&bytes).expect("parse");
-        assert_eq!(read.h, 16);
-        let back = read.parameters();
+        let read = Network::from_bytes(&bytes).expect("parse");
+        assert_eq!(read.hidden(), 16);
+        let back = dequantised(&read);
         assert_eq!(back.len(), params.len());
         // Each weight within half a quantisation step of the original.
         for (i, (a, b)) in params.iter().zip(&back).enumerate() {
@@ -865,9 +839,9 @@ mod tests {
         }
         // The embedded network of the engine reads, and a cut file is refused.
         let shipped = include_bytes!("../net/kibitz.nnue");
-        assert!(parse_network(shipped).is_ok_and(|n| n.h == 64));
-        assert!(parse_network(&shipped[..shipped.len() - 1]).is_err());
-        assert!(parse_network(b"KBZNET02").is_err());
+        assert!(Network::from_bytes(shipped).is_ok_and(|n| n.hidden() == 64));
+        assert!(Network::from_bytes(&shipped[..shipped.len() - 1]).is_err());
+        assert!(Network::from_bytes(b"KBZNET02").is_err());
     }
 
     #[test]

@@ -285,6 +285,14 @@ impl Network {
         self.hidden
     }
 
+    /// The quantised parameters in the file's order: the feature weights (`768 × hidden`,
+    /// feature by feature), the feature biases (`hidden`), the output weights (`2 × hidden`,
+    /// the side to move's half first) and the output bias. The trainer goes on from them.
+    #[must_use]
+    pub fn parameters(&self) -> (&[i16], &[i16], &[i16], i32) {
+        (&self.feature_weights, &self.feature_bias, &self.output_weights, self.output_bias)
+    }
+
     /// Evaluates `pos` in centipawns for the side to move, from scratch.
     #[must_use]
     pub fn evaluate(&self, pos: &Chess) -> i32 {
