@@ -60,20 +60,21 @@ use rand::{Rng, SeedableRng};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position, Role};
 
-/// Features per perspective: 2 sides × 6 roles × 64 squares.
-const FEATURES: usize = 768;
+/// Features per perspective: 2 sides × 6 roles × 64 squares, as the engine reads them.
+const FEATURES: usize = Network::INPUTS;
 
 /// The most pieces a position may hold (the piece codes are packed for 32).
 const MAX_PIECES: usize = 32;
 
 /// Evaluation units per unit of the network's output, and the sigmoid's scale of scores.
-const SCALE: f32 = 400.0;
+const SCALE: f32 = Network::SCALE as f32;
 
-/// The quantisation factor of the first layer (`W1`, `b1`) and the activation's range.
-const QA: i32 = 255;
+/// The quantisation factor of the first layer (`W1`, `b1`) and the activation's range: the
+/// engine's, so that the file reads as it was written.
+const QA: i32 = Network::QA;
 
 /// The quantisation factor of the output weights `W2`.
-const QB: i32 = 64;
+const QB: i32 = Network::QB;
 
 /// The bound on `W1`, `b1` and `W2` that keeps their quantised values and sums in `i16`.
 const CLIP: f32 = 1.98;
@@ -536,7 +537,7 @@ impl Quantised {
         let tmp = PathBuf::from(tmp);
         let write = || -> std::io::Result<()> {
             let mut out = BufWriter::new(File::create(&tmp)?);
-            out.write_all(b"KBZNET01")?;
+            out.write_all(Network::MAGIC)?;
             out.write_all(&u32::try_from(self.h).unwrap_or(u32::MAX).to_le_bytes())?;
             for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
                 out.write_all(&w.to_le_bytes())?;

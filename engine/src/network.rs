@@ -231,6 +231,18 @@ impl Delta {
 }
 
 impl Network {
+    /// The inputs per perspective (2 sides × 6 roles × 64 squares).
+    pub const INPUTS: usize = INPUTS;
+    /// The quantisation factor of the hidden layer's weights and biases, and the top of its
+    /// activation's range.
+    pub const QA: i32 = QA;
+    /// The quantisation factor of the output weights.
+    pub const QB: i32 = QB;
+    /// Centipawns per unit of the network's output.
+    pub const SCALE: i32 = SCALE;
+    /// The first bytes of a network file.
+    pub const MAGIC: &[u8; 8] = MAGIC;
+
     /// Reads a network file.
     ///
     /// # Errors
