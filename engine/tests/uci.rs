@@ -299,18 +299,23 @@ fn multipv_reports_distinct_lines() {
     engine.send("position startpos");
     engine.send("go depth 4");
     let (_, infos) = engine.expect("bestmove", Duration::from_secs(30));
-    let firsts: Vec<&str> = infos
-        .iter()
-        .filter(|l| l.starts_with("info depth 4 ") && !l.contains("bound"))
-        .filter_map(|l| l.split(" pv ").nth(1)?.split_whitespace().next())
+    // A line may be reported again within the iteration (when a later line overtakes it, the
+    // set is reported again in its new order); a GUI keeps the last report of each index.
+    let last = |n: usize| {
+        infos.iter().rev().find(|l| {
+            l.starts_with("info depth 4 ") && !l.contains("bound") && l.contains(&format!(" multipv {n} "))
+        })
+    };
+    let lines: Vec<(i32, &str)> = (1..=3)
+        .map(|n| {
+            let line = last(n).unwrap_or_else(|| panic!("no final multipv {n} line: {infos:?}"));
+            let score = line.split(" score cp ").nth(1).and_then(|s| s.split_whitespace().next());
+            let first = line.split(" pv ").nth(1).and_then(|s| s.split_whitespace().next());
+            (score.and_then(|s| s.parse().ok()).expect("a cp score"), first.expect("a pv"))
+        })
         .collect();
-    assert_eq!(firsts.len(), 3, "{infos:?}");
-    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
-    for n in 1..=3 {
-        assert!(
-            infos.iter().any(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {n} ")))
-        );
-    }
+    assert!(lines[0].1 != lines[1].1 && lines[1].1 != lines[2].1 && lines[0].1 != lines[2].1, "{lines:?}");
+    assert!(lines[0].0 >= lines[1].0 && lines[1].0 >= lines[2].0, "best line first: {lines:?}");
 }
 
 #[test]
