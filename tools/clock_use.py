@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""How much of its clock each engine of a `kibitz match` PGN spent, from the move times the
+runner writes in each move's comment ({+0.53/12 0.35s}), as docs/STRENGTH.md quotes it:
+
+    python3 tools/clock_use.py MATCH.pgn
+
+For each engine: its moves, its mean seconds a move, and the mean over its games of the share
+of the clock it spent (time used / (base + increment x its moves), from the TimeControl tag).
+"""
+import collections, re, sys
+
+if len(sys.argv) != 2:
+    sys.exit("usage: clock_use.py MATCH.pgn")
+try:
+    text = open(sys.argv[1], encoding="utf-8").read()
+except OSError as e:
+    sys.exit(f"{sys.argv[1]}: {e.strerror}")
+used = collections.defaultdict(float)
+moves = collections.Counter()
+shares = collections.defaultdict(list)
+for game in text.split("[Event ")[1:]:
+    tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
+    tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", tags.get("TimeControl", ""))
+    if not tc or "White" not in tags or "Black" not in tags or "\n\n" not in game:
+        print(f"a game without players, moves or a base+increment TimeControl, left out", file=sys.stderr)
+        continue
+    base, inc = float(tc.group(1)), float(tc.group(2))
+    times = {tags["White"]: [], tags["Black"]: []}
+    body = game.split("\n\n", 1)[1]
+    for m in re.finditer(r"\d+(\.\.\.|\.)\s*\S+\s*\{[^}]*?([\d.]+)s\}", body):
+        times[tags["White"] if m.group(1) == "." else tags["Black"]].append(float(m.group(2)))
+    for engine, ts in times.items():
+        if ts:
+            used[engine] += sum(ts)
+            moves[engine] += len(ts)
+            shares[engine].append(sum(ts) / (base + inc * len(ts)))
+if not moves:
+    sys.exit(f"{sys.argv[1]}: no timed moves")
+for engine in moves:
+    share = 100 * sum(shares[engine]) / len(shares[engine])
+    print(f"{engine}: {moves[engine]} moves, {used[engine] / moves[engine]:.3f} s a move, {share:.0f}% of the clock")
