@@ -26,7 +26,7 @@ for game in text.split("[Event ")[1:]:
     tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
     tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", tags.get("TimeControl", ""))
     if not tc or "White" not in tags or "Black" not in tags or "\n\n" not in game:
-        print(f"a game without players, moves or a base+increment TimeControl, left out", file=sys.stderr)
+        print("a game without players, moves or a base+increment TimeControl, left out", file=sys.stderr)
         continue
     base, inc = float(tc.group(1)), float(tc.group(2))
     times = {tags["White"]: [], tags["Black"]: []}
