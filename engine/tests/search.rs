@@ -45,16 +45,29 @@ fn assert_legal(pos: &Chess, outcome: &SearchOutcome, infos: &[SearchInfo], what
     }
 }
 
-/// Asserts that one thread and two find the mate in `moves` at `depth`.
+/// Asserts that one thread and two find the mate in `moves` at `depth`, the best move first
+/// in the line reported.
 fn assert_mate(fen: &str, moves: i32, depth: u32) {
-    let pos = position(fen);
-    for threads in [1, 2] {
-        let (outcome, infos) = search_on(threads, &pos, &SearchLimits::depth(depth));
-        assert_legal(&pos, &outcome, &infos, fen);
-        let info = outcome.info.expect("an iteration completed");
-        assert_eq!(info.score, Score::Mate(moves), "{fen} on {threads} threads");
+    for outcome in assert_mate_within(fen, moves, &SearchLimits::depth(depth)) {
+        let info = outcome.info.as_ref().expect("an iteration completed");
         assert_eq!(info.pv.first(), outcome.best.as_ref());
     }
+}
+
+/// Asserts that one thread and two, searching `fen` within `limits`, report legal lines and
+/// the mate in `moves`; their outcomes, one thread's first.
+fn assert_mate_within(fen: &str, moves: i32, limits: &SearchLimits) -> Vec<SearchOutcome> {
+    let pos = position(fen);
+    [1, 2]
+        .into_iter()
+        .map(|threads| {
+            let (outcome, infos) = search_on(threads, &pos, limits);
+            assert_legal(&pos, &outcome, &infos, fen);
+            let info = outcome.info.as_ref().expect("an iteration completed");
+            assert_eq!(info.score, Score::Mate(moves), "{fen} on {threads} threads");
+            outcome
+        })
+        .collect()
 }
 
 #[test]
@@ -76,14 +89,11 @@ fn proves_a_sacrifice_that_mates_in_two() {
     // evaluation. Ethereal 12 and Stockfish 15.1 still play other moves at depth 12, and
     // whether Kibitz finds it at depth 5 depended on the network. Searched on its own, the
     // sacrifice must be proved a mate in two at depth 3, on one thread and on two.
-    let pos = position("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1");
-    let sacrifice = "a1a6".parse::<shakmaty::uci::UciMove>().expect("UCI").to_move(&pos).expect("legal");
+    let fen = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
+    let sacrifice =
+        "a1a6".parse::<shakmaty::uci::UciMove>().expect("UCI").to_move(&position(fen)).expect("legal");
     let limits = SearchLimits { searchmoves: vec![sacrifice], ..SearchLimits::depth(3) };
-    for threads in [1, 2] {
-        let (outcome, infos) = search_on(threads, &pos, &limits);
-        assert_legal(&pos, &outcome, &infos, "the sacrifice");
-        let info = outcome.info.expect("an iteration completed");
-        assert_eq!(info.score, Score::Mate(2), "on {threads} threads");
+    for outcome in assert_mate_within(fen, 2, &limits) {
         assert_eq!(outcome.best, Some(sacrifice));
     }
 }
