@@ -135,10 +135,18 @@ impl TuningView {
                 "playing the game on".to_owned()
             };
             let margins = header.referee_margins;
+            let odds = if margins.draw_odds > 0 {
+                format!(
+                    " or where Kibitz's own games from such positions were drawn less than {}% of the time",
+                    margins.draw_odds
+                )
+            } else {
+                String::new()
+            };
             let scored = format!(
                 "The referee scored the position where each was made: a resignation is right at least {:.2} \
-                 pawns behind, a draw offer wrong with a side more than {:.2} pawns ahead; a wrong one cost the \
-                 side that made it.",
+                 pawns behind, a draw offer wrong with a side more than {:.2} pawns ahead{odds}; a wrong one \
+                 cost the side that made it.",
                 f64::from(margins.resign_behind) / 100.0,
                 f64::from(margins.draw_ahead) / 100.0
             );

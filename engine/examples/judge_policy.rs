@@ -17,6 +17,7 @@ use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use kibitz_engine::matches::engine_spec;
+use kibitz_engine::tuning::draw_odds::men;
 use kibitz_engine::tuning::{Margins, Reading, Referee, Seat};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -109,7 +110,7 @@ fn main() -> ExitCode {
                 agreed += 1;
                 Reading::Draw
             };
-            let judged = reading.verdict(white_cp, Margins::default());
+            let judged = reading.verdict(white_cp, men(&position), Margins::default());
             // A resignation is right when the resigner loses, a draw when nobody wins.
             let wrong = if resigning { judged.winner.is_none() } else { judged.winner.is_some() };
             if resigning {

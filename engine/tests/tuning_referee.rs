@@ -79,6 +79,35 @@ fn agreed_draws_and_resignations_are_judged_by_the_referees_score_where_they_wer
 }
 
 #[test]
+fn a_run_that_requires_likely_draws_refutes_agreements_kibitz_rarely_draws() {
+    // No position of Kibitz's games was drawn 99% of the time (the most: 98%, level with
+    // seven men or fewer), so every agreement within the margin is refuted too.
+    let header = RunHeader {
+        referee_margins: Margins { draw_odds: 99, ..Margins::default() },
+        ..header("name=Referee cmd=builtin depth=4", RefereeJudges::All)
+    };
+    let tuner = Tuner::new(header, 2, None).expect("a tuner");
+    let games = tuner
+        .play_generation(1, &population(AGREE_AT_ONCE, 4), 4, &AtomicBool::new(false))
+        .expect("a generation")
+        .games;
+    let agreements: Vec<&TunedGame> = games.iter().filter(|g| g.finish.how == HowEnded::Agreement).collect();
+    assert!(!agreements.is_empty(), "{games:?}");
+    for g in &agreements {
+        let score = g.finish.playout.and_then(|p| p.score).expect("scored");
+        assert_eq!(g.rule, RuleApplied::AgreementRefuted, "{g:?}");
+    }
+    assert!(
+        agreements.iter().any(|g| g
+            .finish
+            .playout
+            .and_then(|p| p.score)
+            .is_some_and(|s| s.abs() <= DRAW_AHEAD)),
+        "some agreement within the margin, refuted by the odds alone: {agreements:?}"
+    );
+}
+
+#[test]
 fn a_declined_offer_is_scored_where_it_was_made() {
     let tuner = Tuner::new(header("cmd=builtin depth=5", RefereeJudges::All), 2, None).expect("a tuner");
     let cancel = AtomicBool::new(false);
@@ -207,11 +236,23 @@ fn the_command_line_keeps_the_referee_and_its_margins_in_the_log() {
     );
     assert!(!log.exists(), "no log was written for a run that cannot start");
     let words = "name=Ref cmd=builtin depth=2";
-    assert_eq!(run(&["--referee", words, "--referee-draw-margin", "75"]), ExitCode::SUCCESS);
+    assert_eq!(
+        run(&["--referee", words, "--referee-draw-odds", "101"]),
+        ExitCode::from(2),
+        "odds beyond 100 percent"
+    );
+    assert!(!log.exists(), "no log was written for a run that cannot start");
+    assert_eq!(
+        run(&["--referee", words, "--referee-draw-margin", "75", "--referee-draw-odds", "75"]),
+        ExitCode::SUCCESS
+    );
     let header = TuningLog::read(&log).expect("a log").header;
     assert!(header.check_readings, "a referee checks the readings");
     assert_eq!(header.referee.as_deref(), Some(words));
     assert_eq!(header.referee_judges, RefereeJudges::All);
-    assert_eq!(header.referee_margins, Margins { resign_behind: RESIGN_BEHIND, draw_ahead: 75 });
+    assert_eq!(
+        header.referee_margins,
+        Margins { resign_behind: RESIGN_BEHIND, draw_ahead: 75, draw_odds: 75 }
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -101,6 +101,14 @@ pub struct TunePolicyArgs {
     #[arg(long, value_name = "CP", default_value_t = RESIGN_BEHIND, requires = "referee", conflicts_with = "resume",
           value_parser = clap::value_parser!(i32).range(0..=10_000))]
     referee_resign_margin: i32,
+    /// The referee also calls a draw wrong where Kibitz's own games, from positions with
+    /// as many men and as large a score, were drawn less often than this (percent; 0, the
+    /// issue's standard: any position within the draw margin may be drawn). Level with
+    /// 28 men or more they were drawn 56% of the time, with 16 to 19 men 78%, with 12 to 15
+    /// men 86% (`kibitz_engine::tuning::draw_odds`).
+    #[arg(long, value_name = "PERCENT", default_value_t = 0, requires = "referee", conflicts_with = "resume",
+          value_parser = clap::value_parser!(u8).range(0..=100))]
+    referee_draw_odds: u8,
     /// Plays each reading the judge checks on this many times, the colours alternating; a
     /// side that wins more than half of the games refutes a draw offer or agreement, and a
     /// resignation stands only if the resigner loses more than half (implies
@@ -212,6 +220,7 @@ impl TunePolicyArgs {
             referee_margins: Margins {
                 resign_behind: self.referee_resign_margin,
                 draw_ahead: self.referee_draw_margin,
+                draw_odds: self.referee_draw_odds,
             },
             ..RunHeader::new(rules, population, self.seed, &control)
         }))

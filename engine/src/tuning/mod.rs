@@ -13,6 +13,7 @@
 //!   runner; [`TuningLog`]: the log, read back for resuming and plotting
 //!   ([`GenerationSummary`] per generation).
 
+pub mod draw_odds;
 mod ending;
 mod genome;
 mod log;

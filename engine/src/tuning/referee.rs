@@ -7,7 +7,9 @@
 //!   [`DRAW_AHEAD`] ahead, and declining one is wrong when neither is.
 //!
 //! A run may judge by narrower or wider [`Margins`] than these (a tuner aiming at the
-//! targets' error rates may want to judge more strictly than the targets do).
+//! targets' error rates may want to judge more strictly than the targets do), and may also
+//! require of a draw that Kibitz's own games from such positions are usually drawn
+//! ([`Margins::draw_odds`], [`super::draw_odds`]).
 //!
 //! The verdict is a [`Playout`] of no plies, with the referee's score, so that the
 //! replacement rules read it as they read a game played on: a side ahead beyond the margin
@@ -27,6 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
+use super::draw_odds::{drawn_percent, men};
 use super::{Playout, Seat, Tuner};
 use crate::annotate::search::search;
 use crate::matches::{EngineSpec, MatchError};
@@ -40,7 +43,7 @@ pub const RESIGN_BEHIND: i32 = 300;
 pub const DRAW_AHEAD: i32 = 150;
 
 /// How far behind a resigner must be, and how far ahead a side must be for a draw to be
-/// wrong, in centipawns.
+/// wrong, in centipawns; and how often a position must be drawn for a draw to be right.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Margins {
@@ -48,12 +51,17 @@ pub struct Margins {
     pub resign_behind: i32,
     /// A draw is wrong beyond this lead.
     pub draw_ahead: i32,
+    /// A draw is also wrong where Kibitz's own games, from positions with as many men and
+    /// as large a score, were drawn less often than this (percent,
+    /// [`super::draw_odds::drawn_percent`]): the game was not yet dead. 0, the issue's
+    /// standard and in older logs: any position within `draw_ahead` may be drawn.
+    pub draw_odds: u8,
 }
 
 impl Default for Margins {
-    /// The issue's: [`RESIGN_BEHIND`] and [`DRAW_AHEAD`].
+    /// The issue's: [`RESIGN_BEHIND`] and [`DRAW_AHEAD`], whatever the odds of a draw.
     fn default() -> Self {
-        Margins { resign_behind: RESIGN_BEHIND, draw_ahead: DRAW_AHEAD }
+        Margins { resign_behind: RESIGN_BEHIND, draw_ahead: DRAW_AHEAD, draw_odds: 0 }
     }
 }
 
@@ -70,10 +78,13 @@ pub enum Reading {
 }
 
 impl Reading {
-    /// The verdict on the reading, by `margins`, in a position White's side scores
-    /// `white_cp`: the side that "wins" it, as a game played on would say (`None`: drawn).
+    /// The verdict on the reading, by `margins`, in a position with `men` on the board that
+    /// White's side scores `white_cp`: the side that "wins" it, as a game played on would
+    /// say (`None`: drawn). A position too lively to be drawn by [`Margins::draw_odds`] is
+    /// won by the side the score favours (White when level): for the replacement rules only
+    /// the draw's refutation counts, which charges the side that offered it.
     #[must_use]
-    pub fn verdict(self, white_cp: i32, margins: Margins) -> Playout {
+    pub fn verdict(self, white_cp: i32, men: u32, margins: Margins) -> Playout {
         let winner = match self {
             Reading::Resignation(resigner) => {
                 let for_resigner = if resigner == Seat::White { white_cp } else { -white_cp };
@@ -81,6 +92,9 @@ impl Reading {
             }
             Reading::Draw if white_cp > margins.draw_ahead => Some(Seat::White),
             Reading::Draw if white_cp < -margins.draw_ahead => Some(Seat::Black),
+            Reading::Draw if drawn_percent(men, white_cp) < margins.draw_odds => {
+                Some(if white_cp >= 0 { Seat::White } else { Seat::Black })
+            }
             Reading::Draw => None,
         };
         Playout { winner, plies: 0, score: Some(white_cp), tally: None }
@@ -208,8 +222,9 @@ impl Tuner {
                 })?),
             };
             let moves = &game.moves()[..plies.min(game.len())];
+            let men = men(game.position_at(moves.len()));
             match referee.white_score(game.start(), moves, &mut go_on) {
-                Ok(cp) => verdicts.push(Some(reading.verdict(cp, self.header.referee_margins))),
+                Ok(cp) => verdicts.push(Some(reading.verdict(cp, men, self.header.referee_margins))),
                 Err(AnnotateError::Engine(failure))
                     if matches!(failure.kind, FailureKind::CouldNotStart(_)) =>
                 {
@@ -235,16 +250,16 @@ mod tests {
     #[test]
     fn a_resignation_is_right_three_pawns_down() {
         assert_eq!(
-            Reading::Resignation(Seat::White).verdict(-300, Margins::default()).winner,
+            Reading::Resignation(Seat::White).verdict(-300, 32, Margins::default()).winner,
             Some(Seat::Black)
         );
-        assert_eq!(Reading::Resignation(Seat::White).verdict(-299, Margins::default()).winner, None);
+        assert_eq!(Reading::Resignation(Seat::White).verdict(-299, 32, Margins::default()).winner, None);
         assert_eq!(
-            Reading::Resignation(Seat::Black).verdict(450, Margins::default()).winner,
+            Reading::Resignation(Seat::Black).verdict(450, 32, Margins::default()).winner,
             Some(Seat::White)
         );
         assert_eq!(
-            Reading::Resignation(Seat::Black).verdict(-450, Margins::default()).winner,
+            Reading::Resignation(Seat::Black).verdict(-450, 32, Margins::default()).winner,
             None,
             "the resigner was ahead"
         );
@@ -252,21 +267,37 @@ mod tests {
 
     #[test]
     fn a_draw_is_wrong_beyond_a_pawn_and_a_half() {
-        assert_eq!(Reading::Draw.verdict(150, Margins::default()).winner, None);
-        assert_eq!(Reading::Draw.verdict(151, Margins::default()).winner, Some(Seat::White));
-        assert_eq!(Reading::Draw.verdict(-151, Margins::default()).winner, Some(Seat::Black));
+        assert_eq!(Reading::Draw.verdict(150, 32, Margins::default()).winner, None);
+        assert_eq!(Reading::Draw.verdict(151, 32, Margins::default()).winner, Some(Seat::White));
+        assert_eq!(Reading::Draw.verdict(-151, 32, Margins::default()).winner, Some(Seat::Black));
         assert_eq!(
-            Reading::Draw.verdict(-20, Margins::default()),
+            Reading::Draw.verdict(-20, 32, Margins::default()),
             Playout { winner: None, plies: 0, score: Some(-20), tally: None }
         );
     }
 
     #[test]
     fn a_run_may_judge_more_strictly() {
-        let strict = Margins { resign_behind: 500, draw_ahead: 75 };
-        assert_eq!(Reading::Draw.verdict(100, strict).winner, Some(Seat::White));
-        assert_eq!(Reading::Resignation(Seat::White).verdict(-400, strict).winner, None);
-        assert_eq!(Reading::Resignation(Seat::White).verdict(-500, strict).winner, Some(Seat::Black));
+        let strict = Margins { resign_behind: 500, draw_ahead: 75, draw_odds: 0 };
+        assert_eq!(Reading::Draw.verdict(100, 32, strict).winner, Some(Seat::White));
+        assert_eq!(Reading::Resignation(Seat::White).verdict(-400, 32, strict).winner, None);
+        assert_eq!(Reading::Resignation(Seat::White).verdict(-500, 32, strict).winner, Some(Seat::Black));
+    }
+
+    #[test]
+    fn a_run_may_require_a_draw_to_be_likely() {
+        let dead = Margins { draw_odds: 75, ..Margins::default() };
+        // Level with 32 men: Kibitz's games were drawn 56% of the time.
+        assert_eq!(Reading::Draw.verdict(0, 32, dead).winner, Some(Seat::White), "not yet dead");
+        assert_eq!(Reading::Draw.verdict(-30, 32, dead).winner, Some(Seat::Black));
+        // Level with 14 men: 86%; a pawn up with 10: 84%.
+        assert_eq!(Reading::Draw.verdict(10, 14, dead).winner, None);
+        assert_eq!(Reading::Draw.verdict(-120, 10, dead).winner, None);
+        // The margin still holds: 1.6 pawns up with 6 men (94% drawn) is not a draw.
+        assert_eq!(Reading::Draw.verdict(160, 6, dead).winner, Some(Seat::White));
+        // Resignations are judged by the margin alone.
+        assert_eq!(Reading::Resignation(Seat::White).verdict(-300, 32, dead).winner, Some(Seat::Black));
+        assert_eq!(Reading::Draw.verdict(0, 32, Margins::default()).winner, None, "the issue's standard");
     }
 
     #[test]
