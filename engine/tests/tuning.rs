@@ -12,8 +12,8 @@ use kibitz_engine::conductor::GameEvent;
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::runner::Remark;
 use kibitz_engine::tuning::{
-    Breeder, Finish, Genome, HowEnded, Member, Origin, Playout, Replacement, Reply, RuleApplied, RunHeader,
-    Seat, Tuner, TuningLog, Variation,
+    Breeder, DRAW_AHEAD, Finish, Genome, HowEnded, Margins, Member, Origin, Playout, Reading, Replacement,
+    Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
 };
 use kibitz_engine::{Ending, Termination};
 
@@ -72,6 +72,7 @@ fn breed(finish: &Finish, seed: u64) -> Replacement {
         rng: &mut rng,
         generation: 3,
         next_id: 100,
+        draw_ahead: DRAW_AHEAD,
     };
     breeder.replace(finish, &member(1, [10, 5, 2000]), &member(2, [300, 60, 40_000]))
 }
@@ -155,6 +156,28 @@ fn a_resigner_is_replaced_by_an_offspring() {
     let r = replace(Ending::win(Color::White, Termination::Resignation), vec![resigned(Color::Black)], 1);
     assert_eq!(r.rule, RuleApplied::Resigned);
     assert!(r.white.is_none() && is_offspring(&r.black));
+}
+
+#[test]
+fn an_accepter_a_referee_scores_clearly_ahead_pays_for_the_draw_it_gave_away() {
+    let scored =
+        |white_cp| Some(Reading::Draw.verdict(white_cp, 20, Margins { draw_odds: 75, ..Margins::default() }));
+    let ending = Ending::draw(Termination::Agreement);
+    let black_offers = || vec![offered(Color::Black), accepted(Color::White)];
+    // White accepted 1.6 pawns up: White is replaced by a clone of Black.
+    let r = replace_checked(ending, black_offers(), 1, scored(DRAW_AHEAD + 10));
+    assert_eq!(r.rule, RuleApplied::AgreementRefuted);
+    assert!(r.black.is_none() && is_clone_of(&r.white, 2, [300, 60, 40_000]), "{r:?}");
+    // Black, the offerer, 1.6 pawns up: Black pays, as before.
+    let r = replace_checked(ending, black_offers(), 1, scored(-DRAW_AHEAD - 10));
+    assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]), "{r:?}");
+    // Level but lively (20 men: Kibitz's games were drawn 67% of the time): the offer came
+    // too soon, whichever side the score leans to.
+    for white_cp in [40, -40] {
+        let r = replace_checked(ending, black_offers(), 1, scored(white_cp));
+        assert_eq!(r.rule, RuleApplied::AgreementRefuted);
+        assert!(r.white.is_none() && is_clone_of(&r.black, 1, [10, 5, 2000]), "{white_cp}: {r:?}");
+    }
 }
 
 #[test]

@@ -14,7 +14,9 @@
 //!      rule 2, judged where the offer was made rather than by how a game between two
 //!      engines of the same strength happened to end).
 //!    - An agreed draw that a side wins when played on: the offer was the misreading, and
-//!      the offerer is replaced by a clone of the side that accepted. One that is drawn when
+//!      the offerer is replaced by a clone of the side that accepted. But when a referee
+//!      scored the accepter more than its draw margin ahead, the accepter gave away a won
+//!      game and is replaced by a clone of the offerer instead. One that is drawn when
 //!      played on falls under rule 3, whoever declined before.
 //! 1. A side declined a draw offer (a rejecter) and the game was decided: the loser is
 //!    replaced by a clone of the winner (the rejecter lost: it is replaced; it won: the other
@@ -48,7 +50,12 @@
 //! offer costs a whole loss, accepted or not) as declining already was (a wrong decline
 //! costs an offspring), which is what the note asks of both. The offerer, not the side
 //! that would have won, pays for a refuted draw: in a level position the side that would
-//! have won is a coin's toss, and only the offer's timing differs between the two.
+//! have won is a coin's toss, and only the offer's timing differs between the two. Not so
+//! when a referee scores a side clearly ahead: then the side that accepted a draw it had
+//! won misread the game, and an offer from the side behind was a fair try; charged to the
+//! offerer, a population learned to accept on a single level score (`recent` 1), and 4 of
+//! its 65 agreed draws in fresh games were wrong by Stockfish (docs/BENCHMARKS.md,
+//! "Likely draws", session 26).
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -114,6 +121,9 @@ pub struct Breeder<'a, R: Rng> {
     pub generation: u32,
     /// The next member's number.
     pub next_id: u64,
+    /// The referee's draw margin ([`super::Margins::draw_ahead`]): an accepter it scores
+    /// further ahead than this pays for the refuted agreement (games played on have no score).
+    pub draw_ahead: i32,
 }
 
 impl<R: Rng> Breeder<'_, R> {
@@ -163,7 +173,17 @@ impl<R: Rng> Breeder<'_, R> {
         }
         if finish.how == HowEnded::Agreement && won_on(finish.playout) {
             return match finish.accepted_offer() {
-                Some(offerer) => self.beaten(RuleApplied::AgreementRefuted, offerer, white, black),
+                Some(offerer) => {
+                    let accepter = offerer.other();
+                    let won_for = |seat: Seat| {
+                        finish.playout.and_then(|p| p.score).is_some_and(|white_cp| {
+                            let cp = if seat == Seat::White { white_cp } else { -white_cp };
+                            cp > self.draw_ahead
+                        })
+                    };
+                    let pays = if won_for(accepter) { accepter } else { offerer };
+                    self.beaten(RuleApplied::AgreementRefuted, pays, white, black)
+                }
                 None => Replacement::of(RuleApplied::AgreementRefuted, &[]),
             };
         }

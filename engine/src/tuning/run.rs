@@ -245,6 +245,7 @@ impl Tuner {
             rng: &mut rng,
             generation,
             next_id,
+            draw_ahead: self.header.referee_margins.draw_ahead,
         };
         let mut played: Vec<(&Fixture, Finish, &crate::GameRecord)> = Vec::new();
         for fixture in &fixtures {
