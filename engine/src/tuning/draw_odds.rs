@@ -10,7 +10,7 @@
 //! position with 28 men or more was drawn 56% of the time, one with 12 to 15 men 86%.
 //!
 //! Measured over 2,296,420 positions of Kibitz's own games (network self-play at 6,000 nodes
-//! a move, the data of the second to fifth networks, docs/STRENGTH.md), with
+//! a move, the data generated in sessions 22, 24 and 25, docs/STRENGTH.md), with
 //! `python3 tools/draw_rate.py DATA.txt ...` on the files `datagen` writes. The scores are
 //! Kibitz's own; a referee of another engine reads them on its own scale, close near level.
 
