@@ -135,18 +135,10 @@ impl TuningView {
                 "playing the game on".to_owned()
             };
             let margins = header.referee_margins;
-            let odds = if margins.draw_odds > 0 {
-                format!(
-                    " or where Kibitz's own games from such positions were drawn less than {}% of the time",
-                    margins.draw_odds
-                )
-            } else {
-                String::new()
-            };
             let scored = format!(
                 "The referee scored the position where each was made: a resignation is right at least {:.2} \
-                 pawns behind, a draw offer wrong with a side more than {:.2} pawns ahead{odds}; a wrong one \
-                 cost the side that made it.",
+                 pawns behind, a draw offer wrong with a side more than {:.2} pawns ahead; a wrong one cost the \
+                 side that made it.",
                 f64::from(margins.resign_behind) / 100.0,
                 f64::from(margins.draw_ahead) / 100.0
             );
@@ -157,6 +149,13 @@ impl TuningView {
                 (Some(referee), RefereeJudges::All) => {
                     ui.label(format!("Readings judged by a referee's score: {referee}."))
                         .on_hover_text(&scored);
+                    if margins.draw_odds > 0 {
+                        ui.label(format!(
+                            "A draw counted only where Kibitz's own games from positions with as many men and \
+                             as large a score were drawn at least {}% of the time.",
+                            margins.draw_odds
+                        ));
+                    }
                 }
                 (Some(referee), RefereeJudges::Resignations) => {
                     ui.label(format!("Resignations judged by a referee's score: {referee}."))

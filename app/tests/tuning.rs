@@ -107,6 +107,26 @@ fn a_refereed_run_says_who_judged_which_readings() {
 }
 
 #[test]
+fn a_run_that_required_likely_draws_says_how_likely() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let referee = "name=Referee cmd=builtin depth=2";
+    tuning_run(dir.path(), &["--referee", referee, "--referee-draw-odds", "75"]);
+    let mut h = app_in(dir.path());
+    h.get_by_label("Tuning").click();
+    h.run_steps(10);
+    h.get_by_label("Open tuning log…").click();
+    wait_for_text(&mut h, "3 generations of 4 members");
+    assert!(h.query_by_label(&format!("Readings judged by a referee's score: {referee}.")).is_some());
+    assert!(
+        h.query_by_label(
+            "A draw counted only where Kibitz's own games from positions with as many men and as large a score \
+             were drawn at least 75% of the time."
+        )
+        .is_some()
+    );
+}
+
+#[test]
 fn a_file_that_is_not_a_tuning_log_is_refused_with_its_reason() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     std::fs::write(dir.path().join("run.log"), "[Event \"not a tuning log\"]\n").expect("a file");
