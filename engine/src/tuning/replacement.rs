@@ -53,8 +53,8 @@
 //! have won is a coin's toss, and only the offer's timing differs between the two. Not so
 //! when a referee scores a side clearly ahead: then the side that accepted a draw it had
 //! won misread the game, and an offer from the side behind was a fair try; charged to the
-//! offerer, a population learned to accept on a single level score (`recent` 1), and 4 of
-//! its 65 agreed draws in fresh games were wrong by Stockfish (docs/BENCHMARKS.md,
+//! offerer, a run's best member came to answer on a single level score (`recent` 1), and 4
+//! of its 65 agreed draws in fresh games were wrong by Stockfish (docs/BENCHMARKS.md,
 //! "Likely draws", session 26).
 
 use rand::Rng;
