@@ -84,18 +84,24 @@ fn a_tuning_run_opens_as_plots_and_its_best_member_becomes_the_policy() {
     }
 }
 
-#[test]
-fn a_refereed_run_says_who_judged_which_readings() {
+/// A run of [`tuning_run`] with `check` in a fresh folder, opened in the Tuning view.
+fn run_opened(check: &[&str]) -> (tempfile::TempDir, egui_kittest::Harness<'static, kibitz_app::KibitzApp>) {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let referee = "name=Referee cmd=builtin depth=2";
-    let tables = format!("{}/../data/syzygy", env!("CARGO_MANIFEST_DIR"));
-    let args = ["--referee", referee, "--referee-judges", "resignations", "--playouts", "3", "--tb", &tables];
-    tuning_run(dir.path(), &args);
+    tuning_run(dir.path(), check);
     let mut h = app_in(dir.path());
     h.get_by_label("Tuning").click();
     h.run_steps(10);
     h.get_by_label("Open tuning log…").click();
     wait_for_text(&mut h, "3 generations of 4 members");
+    (dir, h)
+}
+
+#[test]
+fn a_refereed_run_says_who_judged_which_readings() {
+    let referee = "name=Referee cmd=builtin depth=2";
+    let tables = format!("{}/../data/syzygy", env!("CARGO_MANIFEST_DIR"));
+    let args = ["--referee", referee, "--referee-judges", "resignations", "--playouts", "3", "--tb", &tables];
+    let (_dir, h) = run_opened(&args);
     assert!(h.query_by_label(&format!("Resignations judged by a referee's score: {referee}.")).is_some());
     assert!(
         h.query_by_label(
@@ -108,14 +114,8 @@ fn a_refereed_run_says_who_judged_which_readings() {
 
 #[test]
 fn a_run_that_required_likely_draws_says_how_likely() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
     let referee = "name=Referee cmd=builtin depth=2";
-    tuning_run(dir.path(), &["--referee", referee, "--referee-draw-odds", "75"]);
-    let mut h = app_in(dir.path());
-    h.get_by_label("Tuning").click();
-    h.run_steps(10);
-    h.get_by_label("Open tuning log…").click();
-    wait_for_text(&mut h, "3 generations of 4 members");
+    let (_dir, h) = run_opened(&["--referee", referee, "--referee-draw-odds", "75"]);
     assert!(h.query_by_label(&format!("Readings judged by a referee's score: {referee}.")).is_some());
     assert!(
         h.query_by_label(
