@@ -17,7 +17,7 @@
 use shakmaty::Position;
 
 /// The lowest count of men (kings included) of each row of [`DRAWN`].
-pub const MEN: [u32; 7] = [2, 8, 12, 16, 20, 24, 28];
+pub const MEN: [usize; 7] = [2, 8, 12, 16, 20, 24, 28];
 
 /// The lowest size of the score, in centipawns for either side, of each column of [`DRAWN`].
 pub const SCORE: [u32; 7] = [0, 25, 50, 100, 150, 200, 300];
@@ -37,7 +37,7 @@ pub const DRAWN: [[u8; 7]; 7] = [
 /// The percentage of Kibitz's games drawn from a position with `men` on the board that a
 /// side scores `cp` (either side's view: only the size counts).
 #[must_use]
-pub fn drawn_percent(men: u32, cp: i32) -> u8 {
+pub fn drawn_percent(men: usize, cp: i32) -> u8 {
     let row = MEN.iter().rposition(|&low| men >= low).unwrap_or(0);
     let column = SCORE.iter().rposition(|&low| cp.unsigned_abs() >= low).unwrap_or(0);
     DRAWN[row][column]
@@ -45,8 +45,8 @@ pub fn drawn_percent(men: u32, cp: i32) -> u8 {
 
 /// The men on the board of `position`, kings included.
 #[must_use]
-pub fn men(position: &impl Position) -> u32 {
-    position.board().occupied().count().try_into().unwrap_or(u32::MAX)
+pub fn men(position: &impl Position) -> usize {
+    position.board().occupied().count()
 }
 
 #[cfg(test)]

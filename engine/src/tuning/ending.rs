@@ -46,6 +46,15 @@ impl Seat {
             Seat::Black => Seat::White,
         }
     }
+
+    /// A score from White's side, `white_cp`, as this side sees it.
+    #[must_use]
+    pub fn sees(self, white_cp: i32) -> i32 {
+        match self {
+            Seat::White => white_cp,
+            Seat::Black => -white_cp,
+        }
+    }
 }
 
 /// The kinds of ending the rules and the summaries tell apart.

@@ -85,11 +85,10 @@ impl Reading {
     /// the draw's refutation counts, which charges the side that offered it (the accepter
     /// pays only when scored beyond `draw_ahead`, [`super::replacement`]).
     #[must_use]
-    pub fn verdict(self, white_cp: i32, men: u32, margins: Margins) -> Playout {
+    pub fn verdict(self, white_cp: i32, men: usize, margins: Margins) -> Playout {
         let winner = match self {
             Reading::Resignation(resigner) => {
-                let for_resigner = if resigner == Seat::White { white_cp } else { -white_cp };
-                (for_resigner <= -margins.resign_behind).then(|| resigner.other())
+                (resigner.sees(white_cp) <= -margins.resign_behind).then(|| resigner.other())
             }
             Reading::Draw if white_cp > margins.draw_ahead => Some(Seat::White),
             Reading::Draw if white_cp < -margins.draw_ahead => Some(Seat::Black),

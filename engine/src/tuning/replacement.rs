@@ -175,13 +175,11 @@ impl<R: Rng> Breeder<'_, R> {
             return match finish.accepted_offer() {
                 Some(offerer) => {
                     let accepter = offerer.other();
-                    let won_for = |seat: Seat| {
-                        finish.playout.and_then(|p| p.score).is_some_and(|white_cp| {
-                            let cp = if seat == Seat::White { white_cp } else { -white_cp };
-                            cp > self.draw_ahead
-                        })
-                    };
-                    let pays = if won_for(accepter) { accepter } else { offerer };
+                    let accepter_had_won = finish
+                        .playout
+                        .and_then(|p| p.score)
+                        .is_some_and(|cp| accepter.sees(cp) > self.draw_ahead);
+                    let pays = if accepter_had_won { accepter } else { offerer };
                     self.beaten(RuleApplied::AgreementRefuted, pays, white, black)
                 }
                 None => Replacement::of(RuleApplied::AgreementRefuted, &[]),
