@@ -12,8 +12,8 @@ use kibitz_engine::conductor::GameEvent;
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::runner::Remark;
 use kibitz_engine::tuning::{
-    Breeder, DRAW_AHEAD, Finish, Genome, HowEnded, Margins, Member, Origin, Playout, Reading, Replacement,
-    Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
+    Breeder, Crossover, DRAW_AHEAD, Finish, Genome, HowEnded, Margins, Member, Origin, Playout, Reading,
+    Replacement, Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
 };
 use kibitz_engine::{Ending, Termination};
 
@@ -600,4 +600,19 @@ fn a_kept_parameter_stays_at_its_default_and_a_wrong_name_is_refused() {
     assert!(
         read.generations.iter().flat_map(|g| &g.next).all(|m| m.values.len() == read.header.genome.len())
     );
+}
+
+#[test]
+fn the_first_population_is_spread_around_the_defaults_whatever_the_mutation_step() {
+    let header = RunHeader {
+        variation: Variation { sigma: 0.0, crossover: Crossover::Uniform },
+        ..RunHeader::new(Rules::Terra, 16, 7, "sd 1")
+    };
+    let tuner = Tuner::new(header, 1, None).expect("a tuner");
+    let (members, next_id) = tuner.initial_population();
+    let defaults = Genome::for_rules(Rules::Terra).defaults();
+    assert_eq!((members.len(), next_id), (16, 16));
+    assert_eq!(members[0].values, defaults, "the first member plays the defaults");
+    let moved = members[1..].iter().filter(|m| m.values != defaults).count();
+    assert_eq!(moved, 15, "a run without mutation still starts from a spread population");
 }

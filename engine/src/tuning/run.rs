@@ -23,8 +23,10 @@ use crate::matches::{
 };
 use crate::{Ending, SyzygyTables, TablebaseError, TimeControl, TimeControlError};
 
-/// How much wider than a mutation the first population is spread around the defaults.
-const INITIAL_SPREAD: f64 = 3.0;
+/// How widely the first population is spread around the defaults: the standard deviation of
+/// each value, as a share of its parameter's range. It does not follow `--sigma`, so that a
+/// smaller mutation step does not also start the run nearer the defaults.
+const INITIAL_SPREAD: f64 = 0.15;
 
 /// Why a run cannot go on.
 #[derive(Debug)]
@@ -166,13 +168,12 @@ impl Tuner {
         StdRng::seed_from_u64(self.header.seed ^ u64::from(generation).wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 
-    /// The first population: the default settings, and mutations of them spread
-    /// [`INITIAL_SPREAD`] times as wide as a mutation; with the next member's number.
+    /// The first population: the default settings, and mutations of them by a step of
+    /// [`INITIAL_SPREAD`]; with the next member's number.
     #[must_use]
     pub fn initial_population(&self) -> (Vec<Member>, u64) {
         let mut rng = self.rng(0);
         let defaults = self.genome.defaults();
-        let sigma = self.header.variation.sigma * INITIAL_SPREAD;
         let members = (0..self.header.population)
             .map(|i| Member {
                 id: i as u64,
@@ -181,7 +182,7 @@ impl Tuner {
                 values: if i == 0 {
                     defaults.clone()
                 } else {
-                    self.header.variation.mutate_by(sigma, &self.genome, &defaults, &mut rng)
+                    self.header.variation.mutate_by(INITIAL_SPREAD, &self.genome, &defaults, &mut rng)
                 },
             })
             .collect();
