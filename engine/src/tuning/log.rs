@@ -251,6 +251,7 @@ impl TuningLog {
                     torn = true;
                     break;
                 }
+                Err(e) if n == 0 && is_run_line(text) => return Err(bad(format!("the run line: {e}"))),
                 Err(_) if n == 0 => return Err(TuningLogError::NoHeader(path.to_path_buf())),
                 Err(e) => return Err(bad(e.to_string())),
             };
@@ -284,6 +285,12 @@ impl TuningLog {
     pub fn summaries(&self) -> Vec<GenerationSummary> {
         self.generations.iter().map(|g| GenerationSummary::of(&self.genome, g)).collect()
     }
+}
+
+/// Whether `text` is a JSON object of the run line's kind, readable or not: a run line with a
+/// bad value is reported as such rather than as a file that is not a log.
+fn is_run_line(text: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(text).is_ok_and(|v| v.get("kind").is_some_and(|k| k == "run"))
 }
 
 /// Appends a run's lines to its log, each synced to the disk.
@@ -377,6 +384,13 @@ mod tests {
         assert!(TuningLog::read(&path).is_ok_and(|l| l.torn && l.generations.len() == 1));
         std::fs::write(&path, "{}\n").expect("writable");
         assert!(matches!(TuningLog::read(&path), Err(TuningLogError::NoHeader(_))));
+        // A run line with a value out of its type's range says which value.
+        let odds = lines[0].replace("\"draw_odds\":0", "\"draw_odds\":300");
+        assert_ne!(odds, lines[0], "the header keeps draw_odds");
+        std::fs::write(&path, format!("{odds}\n")).expect("writable");
+        let err = TuningLog::read(&path).err().expect("refused");
+        assert!(matches!(err, TuningLogError::Bad { line: 1, .. }), "{err}");
+        assert!(err.to_string().contains("the run line: ") && err.to_string().contains("300"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
