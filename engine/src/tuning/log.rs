@@ -388,7 +388,7 @@ mod tests {
         let odds = lines[0].replace("\"draw_odds\":0", "\"draw_odds\":300");
         assert_ne!(odds, lines[0], "the header keeps draw_odds");
         std::fs::write(&path, format!("{odds}\n")).expect("writable");
-        let err = TuningLog::read(&path).err().expect("refused");
+        let err = TuningLog::read(&path).expect_err("refused");
         assert!(matches!(err, TuningLogError::Bad { line: 1, .. }), "{err}");
         assert!(err.to_string().contains("the run line: ") && err.to_string().contains("300"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
