@@ -62,7 +62,7 @@ pub struct Settings {
     pub opponent: Option<String>,
     /// The engines chosen last to play each other (White, Black): names, `None` for Kibitz.
     pub watch: [Option<String>; 2],
-    /// How many hints a game against Kibitz allows (0: none), at most [`MAX_HINTS`].
+    /// How many hints a game against Kibitz allows (0: none), at most `MAX_HINTS`.
     pub hints_per_game: u32,
     /// The Tournament workspace's form.
     pub tournament: TournamentChoices,

@@ -100,7 +100,7 @@ impl PositionTable {
     }
 
     /// Learns the positions of a finished game where Kibitz's score fell by at least
-    /// [`DROP_THRESHOLD`] from its previous search. Returns how many.
+    /// `DROP_THRESHOLD` from its previous search. Returns how many.
     pub fn learn(&mut self, played: &PlayedGame<'_>) -> usize {
         let mut previous: Option<i32> = None;
         let mut learned = 0;

@@ -48,7 +48,7 @@ pub fn run(
 }
 
 /// Plays `fixtures`, a caller's own pairing (the policy tuner's generation), in the
-/// [`Hall`]: each from its opening index in `setup.openings`, at its engines' controls,
+/// `Hall`: each from its opening index in `setup.openings`, at its engines' controls,
 /// several at once, each written to the PGN when there is one. There is no schedule and no
 /// resuming: the caller keeps its own record. The report's games are in the order they
 /// ended.

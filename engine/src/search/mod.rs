@@ -67,7 +67,7 @@ pub trait Listener {
     fn info(&mut self, info: &SearchInfo);
 
     /// The root move now searched at `depth`, `number` in the root order from 1; only
-    /// reported once the search has run for [`CURRMOVE_AFTER`](params::CURRMOVE_AFTER).
+    /// reported once the search has run for `params::CURRMOVE_AFTER`.
     fn currmove(&mut self, depth: u32, m: Move, number: u32) {
         let _ = (depth, m, number);
     }
@@ -97,7 +97,7 @@ struct ThreadTables {
 /// depths, and share what they find through the transposition table. The main thread alone
 /// reports, decides when to stop (the helpers stop with it) and chooses the move. Node counts,
 /// in the reports and in a node limit, are over all threads; each thread adds its nodes to
-/// the count every [`NODE_TALLY_INTERVAL`](params::NODE_TALLY_INTERVAL) nodes, so a node
+/// the count every `params::NODE_TALLY_INTERVAL` nodes, so a node
 /// limit may be passed by that many nodes per helper.
 pub struct Engine {
     tt: TranspositionTable,

@@ -116,7 +116,7 @@ pub struct Offer {
     #[serde(default)]
     pub ply: usize,
     /// How the game went on from the offer, when a declined offer was checked by playing
-    /// on (see [`super::playout`]); `None` when it was not.
+    /// on (see the `playout` module); `None` when it was not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playout: Option<Playout>,
 }
@@ -135,7 +135,7 @@ pub struct Finish {
     /// The plies played after the opening.
     pub plies: usize,
     /// How the game went on when an agreed draw or a resignation was checked by playing on
-    /// (see [`super::playout`]); `None` when it was not.
+    /// (see the `playout` module); `None` when it was not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playout: Option<Playout>,
 }

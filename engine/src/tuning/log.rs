@@ -43,7 +43,7 @@ pub struct RunHeader {
     /// A game still going after this many plies is drawn (a draw by rule).
     pub max_plies: usize,
     /// Agreed draws and resignations are checked by playing the game on
-    /// ([`super::playout`]); false in the logs of runs from before the check.
+    /// (the `playout` module); false in the logs of runs from before the check.
     #[serde(default)]
     pub check_readings: bool,
     /// Who plays the readings on: an engine as `kibitz match --engine` words (a program at

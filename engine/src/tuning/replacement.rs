@@ -3,7 +3,7 @@
 //! game replaces at most its own two players, and the new members are made from them.
 //!
 //! In the order they are tried:
-//! 0. Kibitz's additions, when the run checks readings ([`super::playout`]): every declined
+//! 0. Kibitz's additions, when the run checks readings (the `playout` module): every declined
 //!    offer is played on from where it was made, and every agreed draw and resignation from
 //!    where the game ended, by the run's judge (or scored there by its referee,
 //!    [`super::referee`], whose verdict reads as a game played on).

@@ -169,7 +169,7 @@ impl Tuner {
     }
 
     /// The first population: the default settings, and mutations of them by a step of
-    /// [`INITIAL_SPREAD`]; with the next member's number.
+    /// `INITIAL_SPREAD`; with the next member's number.
     #[must_use]
     pub fn initial_population(&self) -> (Vec<Member>, u64) {
         let mut rng = self.rng(0);

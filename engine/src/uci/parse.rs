@@ -59,7 +59,7 @@ pub enum UciOption {
     /// `Clear Hash`: empty the transposition table.
     ClearHash,
     /// `Threads`: the threads a search runs on (Lazy SMP), from 1 to the machine's logical
-    /// cores ([`max_threads`](crate::search::max_threads)); a value outside is refused.
+    /// cores (`search::max_threads`); a value outside is refused.
     Threads(usize),
     /// `MultiPV`: the number of lines to report.
     MultiPv(u32),
