@@ -82,8 +82,8 @@ impl Reading {
     /// White's side scores `white_cp`: the side that "wins" it, as a game played on would
     /// say (`None`: drawn). A position too lively to be drawn by [`Margins::draw_odds`] is
     /// won by the side the score favours (White when level): for the replacement rules only
-    /// the draw's refutation counts, which charges the side that offered it, by an offspring
-    /// (the accepter pays only when scored beyond `draw_ahead`, [`super::replacement`]).
+    /// the draw's refutation counts, which charges the side that offered it (the accepter
+    /// pays only when scored beyond `draw_ahead`, [`super::replacement`]).
     #[must_use]
     pub fn verdict(self, white_cp: i32, men: usize, margins: Margins) -> Playout {
         let winner = match self {

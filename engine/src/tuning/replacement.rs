@@ -18,9 +18,6 @@
 //!      scored the accepter more than its draw margin ahead, the accepter gave away a won
 //!      game and is replaced by a clone of the offerer instead. One that is drawn when
 //!      played on falls under rule 3, whoever declined before.
-//!    - A draw, offered or agreed, that a referee scored within its draw margin but refuted
-//!      by its draw odds alone (level, but too lively to be drawn) costs the offerer what a
-//!      wrong decline costs: it is replaced by an offspring of the two, not by a clone.
 //! 1. A side declined a draw offer (a rejecter) and the game was decided: the loser is
 //!    replaced by a clone of the winner (the rejecter lost: it is replaced; it won: the other
 //!    is), however the loser lost.
@@ -58,10 +55,7 @@
 //! won misread the game, and an offer from the side behind was a fair try; charged to the
 //! offerer, a run's best member came to answer on a single level score (`recent` 1), and 4
 //! of its 65 agreed draws in fresh games were wrong by Stockfish (docs/BENCHMARKS.md,
-//! "Likely draws", session 26). A level score refuted by the odds alone is weaker evidence
-//! than a game won: charged as a loss, an early offer cost a whole member and a wrong
-//! decline half of one, and runs drifted to offering so late that few draws were agreed
-//! (docs/BENCHMARKS.md, "Even costs", session 27).
+//! "Likely draws", session 26).
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -166,33 +160,13 @@ impl<R: Rng> Breeder<'_, R> {
         Replacement::of(rule, &[(seat, child)])
     }
 
-    /// `offerer` charged for a draw refuted as `playout` judged it: replaced by a clone of
-    /// the other side when the game was won (played on, or scored beyond the draw margin),
-    /// by an offspring of the two when only the draw odds refuted it (scored within the
-    /// margin: level, but too lively to be drawn), the cost of a decline that was wrong.
-    fn charged(
-        &mut self,
-        rule: RuleApplied,
-        offerer: Seat,
-        playout: Option<Playout>,
-        white: &Member,
-        black: &Member,
-    ) -> Replacement {
-        let level = playout.and_then(|p| p.score).is_some_and(|cp| cp.abs() <= self.draw_ahead);
-        if level {
-            self.bred_over(rule, offerer, white, black)
-        } else {
-            self.beaten(rule, offerer, white, black)
-        }
-    }
-
     /// The replacements the game between `white` and `black` that ended as `finish` calls
     /// for, by the rules above.
     pub fn replace(&mut self, finish: &Finish, white: &Member, black: &Member) -> Replacement {
         let won_on = |playout: Option<Playout>| playout.is_some_and(|p| p.winner.is_some());
         if let Some(offer) = finish.judged_decline() {
             return if won_on(offer.playout) {
-                self.charged(RuleApplied::OfferRefuted, offer.side, offer.playout, white, black)
+                self.beaten(RuleApplied::OfferRefuted, offer.side, white, black)
             } else {
                 self.bred_over(RuleApplied::DeclineRefuted, offer.side.other(), white, black)
             };
@@ -205,11 +179,8 @@ impl<R: Rng> Breeder<'_, R> {
                         .playout
                         .and_then(|p| p.score)
                         .is_some_and(|cp| accepter.sees(cp) > self.draw_ahead);
-                    if accepter_had_won {
-                        self.beaten(RuleApplied::AgreementRefuted, accepter, white, black)
-                    } else {
-                        self.charged(RuleApplied::AgreementRefuted, offerer, finish.playout, white, black)
-                    }
+                    let pays = if accepter_had_won { accepter } else { offerer };
+                    self.beaten(RuleApplied::AgreementRefuted, pays, white, black)
                 }
                 None => Replacement::of(RuleApplied::AgreementRefuted, &[]),
             };
