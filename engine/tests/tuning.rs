@@ -12,8 +12,8 @@ use kibitz_engine::conductor::GameEvent;
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::runner::Remark;
 use kibitz_engine::tuning::{
-    Breeder, Crossover, DRAW_AHEAD, Finish, Genome, HowEnded, Margins, Member, Origin, Playout, Reading,
-    Replacement, Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
+    Breeder, DRAW_AHEAD, Finish, Genome, HowEnded, Margins, Member, Origin, Playout, Reading, Replacement,
+    Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
 };
 use kibitz_engine::{Ending, Termination};
 
@@ -605,7 +605,7 @@ fn a_kept_parameter_stays_at_its_default_and_a_wrong_name_is_refused() {
 #[test]
 fn the_first_population_is_spread_around_the_defaults_whatever_the_mutation_step() {
     let header = RunHeader {
-        variation: Variation { sigma: 0.0, crossover: Crossover::Uniform },
+        variation: Variation { sigma: 0.0, ..Variation::default() },
         ..RunHeader::new(Rules::Terra, 16, 7, "sd 1")
     };
     let tuner = Tuner::new(header, 1, None).expect("a tuner");
