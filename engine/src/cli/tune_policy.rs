@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::policy::{PolicySettings, Rules};
 use crate::tuning::{
     Crossover, DRAW_AHEAD, GenerationSummary, Genome, LogWriter, Margins, Member, RESIGN_BEHIND,
-    RefereeJudges, RunHeader, Tuner, TuningLog, Variation,
+    RefereeJudges, RunHeader, Targets, Tuner, TuningLog, Variation, candidates, chosen,
 };
 use crate::{TimeControl, write_atomic};
 
@@ -22,7 +22,10 @@ use crate::{TimeControl, write_atomic};
 #[command(
     after_help = "A new run: --population N --generations G --tc CONTROL --log RUN.log --out BEST.json.
 Resuming: --resume RUN.log --generations G --out BEST.json plays the generations the log misses \
-up to G in all, with the log's settings. The last line is `generations G best #ID NAME=VALUE...`.
+up to G in all, with the log's settings. With --trial GAMES the run closes with a trial of its \
+last consensus members, one line each, written to BEST.trial.json. The last line is \
+`generations G best #ID NAME=VALUE...`, with `met the targets` or `(none met the targets: the \
+nearest)` after the ID when there was a trial.
 BEST.json holds the draw and resign settings: the app loads it; over UCI and xboard set the \
 PolicyFile option to its path."
 )]
@@ -125,6 +128,17 @@ pub struct TunePolicyArgs {
     /// plays readings on (their `SyzygyPath`).
     #[arg(long = "tb", value_name = "FOLDER", conflicts_with = "resume")]
     tablebases: Option<PathBuf>,
+    /// Closes the run with a trial: each candidate (the population's consensus at one of its
+    /// last generations) plays this many fresh self-play games, its resignations and agreed
+    /// draws scored by the referee by the issue's standard, and BEST is the one meeting
+    /// issue 18's targets (`kibitz_engine::tuning::Trial`). Needs --referee; 0: no trial,
+    /// BEST is the last generation's consensus.
+    #[arg(long, value_name = "GAMES", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    trial: u32,
+    /// How many candidates the trial compares.
+    #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=16))]
+    candidates: u8,
     /// Appends every game to this PGN file.
     #[arg(long, value_name = "FILE.pgn")]
     pgn: Option<PathBuf>,
@@ -250,6 +264,9 @@ impl TunePolicyArgs {
         // The settings are checked before a log is written.
         let tuner =
             Tuner::new(header, self.concurrency.clamp(1, 16), self.pgn.clone()).map_err(|e| e.to_string())?;
+        if self.trial > 0 && tuner.referee.is_none() {
+            return Err("--trial needs a referee: a run with --referee".into());
+        }
         let mut writer = match (&log, &self.resume) {
             (Some(log), Some(path)) => {
                 let writer = LogWriter::resume(path, log).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -266,26 +283,44 @@ impl TunePolicyArgs {
                 LogWriter::create(path, &tuner.header).map_err(|e| format!("{}: {e}", path.display()))?
             }
         };
-        let mut last = log.as_ref().and_then(|l| l.summaries().pop());
-        if let Some(s) = &last {
+        let mut summaries = log.as_ref().map(TuningLog::summaries).unwrap_or_default();
+        if let Some(s) = summaries.last() {
             println!("resuming after {s}");
         }
         let genome = tuner.genome.clone();
         let mut done = |record: &crate::tuning::GenerationRecord| {
             let summary = GenerationSummary::of(&genome, record);
             println!("{summary}");
-            last = Some(summary);
+            summaries.push(summary);
         };
         let cancel = AtomicBool::new(false);
         let population = tuner
             .run(log.as_ref(), &mut writer, self.generations, &mut done, &cancel)
             .map_err(|e| e.to_string())?;
-        let generations = last.as_ref().map_or(0, |s| s.generation);
-        let best = last.map(|s| s.best).ok_or("no generation was played")?;
+        let last = summaries.last().ok_or("no generation was played")?;
+        let (generations, mut best, mut verdict) = (last.generation, last.best.clone(), String::new());
+        if self.trial > 0 {
+            let candidates = candidates(&summaries, usize::from(self.candidates));
+            // The openings after those the generations used.
+            let first_opening = generations as usize * (tuner.header.population / 2);
+            let trials = tuner
+                .trial(&candidates, self.trial as usize, first_opening, &cancel)
+                .map_err(|e| e.to_string())?;
+            for t in &trials {
+                println!("{t}");
+            }
+            let (chosen, met) = chosen(&trials, &Targets::default()).ok_or("the trial had no candidate")?;
+            best = chosen.candidate.clone();
+            verdict =
+                if met { " met the targets".into() } else { " (none met the targets: the nearest)".into() };
+            let path = with_suffix(&self.out, "trial");
+            let json = serde_json::to_string_pretty(&trials).map_err(|e| e.to_string())?;
+            write_atomic(&path, json.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
         write_results(&tuner.genome, &best, &population, &self.out)?;
         let values: Vec<String> =
             tuner.genome.names().iter().zip(&best.values).map(|(n, v)| format!("{n}={v}")).collect();
-        println!("generations {generations} best #{} {}", best.id, values.join(" "));
+        println!("generations {generations} best #{}{verdict} {}", best.id, values.join(" "));
         Ok(())
     }
 }
@@ -300,12 +335,12 @@ fn write_results(genome: &Genome, best: &Member, population: &[Member], out: &Pa
         .map(|m| Written { id: m.id, origin: &m.origin, settings: genome.settings(&m.values) })
         .collect();
     let all = serde_json::to_string_pretty(&written).map_err(|e| e.to_string())?;
-    let path = population_path(out);
+    let path = with_suffix(out, "population");
     write_atomic(&path, all.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// `BEST.json` → `BEST.population.json`.
-fn population_path(out: &Path) -> PathBuf {
+/// `BEST.json` → `BEST.SUFFIX.json`.
+fn with_suffix(out: &Path, suffix: &str) -> PathBuf {
     let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "best".into());
-    out.with_file_name(format!("{stem}.population.json"))
+    out.with_file_name(format!("{stem}.{suffix}.json"))
 }

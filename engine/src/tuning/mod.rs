@@ -12,6 +12,9 @@
 //!   checked by playing the game on ([`Playout`]) or by a [`Referee`]'s evaluation; [`Tuner`]: a run, its games played by the match
 //!   runner; [`TuningLog`]: the log, read back for resuming and plotting
 //!   ([`GenerationSummary`] per generation).
+//! - [`Trial`]: the run's closing trial, in which [`candidates`] from its last generations
+//!   play fresh games judged by the referee, and the one that meets the issue's [`Targets`]
+//!   becomes BEST ([`chosen`]).
 
 pub mod draw_odds;
 mod ending;
@@ -24,6 +27,7 @@ pub mod referee;
 pub mod replacement;
 mod run;
 mod summary;
+mod trial;
 pub mod variation;
 
 pub use ending::{Finish, HowEnded, Offer, Playout, Reply, Seat, Tally};
@@ -37,4 +41,5 @@ pub use referee::{DRAW_AHEAD, Margins, NoFixedLimit, RESIGN_BEHIND, Reading, Ref
 pub use replacement::{Breeder, Replacement, RuleApplied};
 pub use run::{Tuner, TuningError};
 pub use summary::{EndingCounts, GenerationSummary, ParameterStats};
+pub use trial::{Miss, Targets, Trial, TrialCounts, candidates, chosen};
 pub use variation::{Crossover, Variation};

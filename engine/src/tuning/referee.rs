@@ -189,9 +189,9 @@ impl Referee {
 }
 
 impl Tuner {
-    /// The referee's verdict on each of `readings` (a game, the moves played at the reading,
-    /// and which reading), in order; `None` for one the referee failed on (it is restarted
-    /// for the next) or the run was cancelled before.
+    /// The referee's verdict by `margins` on each of `readings` (a game, the moves played at
+    /// the reading, and which reading), in order; `None` for one the referee failed on (it is
+    /// restarted for the next) or the run was cancelled before.
     ///
     /// # Errors
     /// [`MatchError::CannotStart`] when the referee's program cannot be started at all.
@@ -199,6 +199,7 @@ impl Tuner {
         &self,
         spec: &EngineSpec,
         readings: &[(&GameRecord, usize, Reading)],
+        margins: Margins,
         cancel: &AtomicBool,
     ) -> Result<Vec<Option<Playout>>, MatchError> {
         let mut verdicts = Vec::with_capacity(readings.len());
@@ -224,7 +225,7 @@ impl Tuner {
             let moves = &game.moves()[..plies.min(game.len())];
             let men = men(game.position_at(moves.len()));
             match referee.white_score(game.start(), moves, &mut go_on) {
-                Ok(cp) => verdicts.push(Some(reading.verdict(cp, men, self.header.referee_margins))),
+                Ok(cp) => verdicts.push(Some(reading.verdict(cp, men, margins))),
                 Err(AnnotateError::Engine(failure))
                     if matches!(failure.kind, FailureKind::CouldNotStart(_)) =>
                 {

@@ -18,8 +18,9 @@ use super::{
     pair,
 };
 use crate::matches::{
-    EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchSetup, OpeningSource, OpeningsError,
-    Order, Program, SpecError, Standings, Watcher, engine_spec, move_limit, play_fixtures, read_suite,
+    EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchReport, MatchSetup, OpeningSource,
+    OpeningsError, Order, Program, SpecError, Standings, Watcher, engine_spec, move_limit, play_fixtures,
+    read_suite,
 };
 use crate::{Ending, SyzygyTables, TablebaseError, TimeControl, TimeControlError};
 
@@ -92,11 +93,31 @@ pub struct Tuner {
 }
 
 /// The built-in engine named `name` at `control`, probing `tablebases`.
-fn builtin(name: &str, control: &TimeControl, tablebases: Option<&Arc<SyzygyTables>>) -> EngineSpec {
+pub(super) fn builtin(
+    name: &str,
+    control: &TimeControl,
+    tablebases: Option<&Arc<SyzygyTables>>,
+) -> EngineSpec {
     EngineSpec {
         program: Program::Builtin { book: None, tablebases: tablebases.cloned() },
         ..EngineSpec::builtin(name, control.clone())
     }
+}
+
+/// How each of `fixtures` that `report` holds finished, with its game, in the fixtures'
+/// order; a fixture not played or not ended is left out.
+pub(super) fn finishes<'a>(
+    report: &'a MatchReport,
+    fixtures: &'a [Fixture],
+) -> Vec<(&'a Fixture, Finish, &'a crate::GameRecord)> {
+    fixtures
+        .iter()
+        .filter_map(|fixture| {
+            let game = report.games.iter().find(|g| g.fixture.number == fixture.number)?;
+            let ending = Ending { outcome: game.outcome, termination: game.termination? };
+            Some((fixture, Finish::read(ending, &game.remarks, game.moves.len()), &game.record))
+        })
+        .collect()
 }
 
 /// Says nothing and never stops the games.
@@ -248,15 +269,7 @@ impl Tuner {
             next_id,
             draw_ahead: self.header.referee_margins.draw_ahead,
         };
-        let mut played: Vec<(&Fixture, Finish, &crate::GameRecord)> = Vec::new();
-        for fixture in &fixtures {
-            let Some(game) = report.games.iter().find(|g| g.fixture.number == fixture.number) else {
-                continue;
-            };
-            let Some(termination) = game.termination else { continue };
-            let ending = Ending { outcome: game.outcome, termination };
-            played.push((fixture, Finish::read(ending, &game.remarks, game.moves.len()), &game.record));
-        }
+        let mut played = finishes(&report, &fixtures);
         if self.header.check_readings {
             // Every declined offer from where it was made, every agreed draw and resignation
             // from where the game ended.
@@ -319,7 +332,7 @@ impl Tuner {
         };
         let (to_score, to_play): (Vec<_>, Vec<_>) = readings.iter().partition(|r| refereed(&r.2));
         let mut scored = match &self.referee {
-            Some(spec) => self.referee(spec, &to_score, cancel)?,
+            Some(spec) => self.referee(spec, &to_score, self.header.referee_margins, cancel)?,
             None => Vec::new(),
         }
         .into_iter();
