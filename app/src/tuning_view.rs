@@ -3,8 +3,9 @@
 //! generations: each tuned parameter's mean with its lowest and highest member, and the share
 //! of games that ended by agreement, by rule, by resignation, by mate and on time (and, when
 //! the run checked them, the games whose replacements a reading refuted by playing on
-//! decided). The best
-//! member of the last generation can become Kibitz's draw and resign settings.
+//! decided). The best member can become Kibitz's draw and resign settings: the candidate a
+//! closing trial chose (`--trial`, shown with each candidate's games), else the last
+//! generation's consensus.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,7 +14,9 @@ use crossbeam_channel::{Receiver, bounded};
 use egui::{Grid, RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 use kibitz_engine::policy::{PolicySettings, Rules};
-use kibitz_engine::tuning::{GenerationSummary, HowEnded, RefereeJudges, TuningLog};
+use kibitz_engine::tuning::{
+    GenerationSummary, HowEnded, RefereeJudges, Targets, Trial, TrialRecord, TuningLog,
+};
 
 /// What the workspace asks of the app.
 #[derive(Clone, Debug)]
@@ -50,6 +53,58 @@ const ENDINGS: [(HowEnded, &str); 5] = [
     (HowEnded::Mate, "mates"),
     (HowEnded::Time, "time losses"),
 ];
+
+/// A closing trial: each candidate's games and readings, and which one it chose.
+fn trial_ui(ui: &mut Ui, trial: &TrialRecord, chosen: &Trial) {
+    ui.label(RichText::new(format!("Trial after generation {}", trial.after)).strong());
+    ui.label(format!(
+        "Each candidate played {} fresh self-play games; the referee scored every resignation (right at least 3 \
+         pawns behind) and agreed draw (wrong with a side more than 1.5 pawns ahead).",
+        trial.games
+    ));
+    let percent = |part: usize, whole: usize| {
+        if whole == 0 { "-".to_owned() } else { format!("{:.0}%", 100.0 * part as f64 / whole as f64) }
+    };
+    Grid::new("trial").striped(true).show(ui, |ui| {
+        for head in ["candidate", "generation", "resigned", "agreed", "wrong resignations", "wrong draws", ""]
+        {
+            ui.label(RichText::new(head).weak());
+        }
+        ui.end_row();
+        for t in &trial.trials {
+            let c = &t.counts;
+            ui.label(format!("#{}", t.candidate.id));
+            ui.label(t.generation.to_string());
+            ui.label(percent(c.resigned, c.decisive))
+                .on_hover_text("of the decisive games (at least a third)");
+            ui.label(percent(c.agreed, c.drawn)).on_hover_text("of the drawn games (at least a quarter)");
+            ui.label(format!("{} of {}", c.wrong_resignations, c.judged_resignations))
+                .on_hover_text("at most 2%");
+            ui.label(format!("{} of {}", c.wrong_agreements, c.judged_agreements))
+                .on_hover_text("at most 2%");
+            let misses = c.misses(&Targets::default());
+            if misses.is_empty() {
+                ui.label("meets the targets");
+            } else {
+                let why: Vec<String> = misses.iter().map(ToString::to_string).collect();
+                ui.label(RichText::new("misses").color(ui.visuals().warn_fg_color))
+                    .on_hover_text(why.join("; "));
+            }
+            ui.end_row();
+        }
+    });
+    if trial.met {
+        ui.label(format!(
+            "Candidate #{} met every target with the fewest wrong readings.",
+            chosen.candidate.id
+        ));
+    } else {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!("No candidate met the targets; #{} came nearest.", chosen.candidate.id),
+        );
+    }
+}
 
 impl TuningView {
     /// Reads the log at `path` in the background; `repaint` wakes the UI when it is read.
@@ -176,9 +231,27 @@ impl TuningView {
         });
         let Some(last) = run.summaries.last() else { return request };
         ui.separator();
-        ui.label(RichText::new(format!("Best of generation {}", last.generation)).strong());
+        // A trial of the last generation decides the best member; an older one is only told of.
+        let trial = run.log.trial.as_ref().filter(|t| t.after == last.generation);
+        let chosen = trial.and_then(TrialRecord::chosen);
+        match (trial.zip(chosen), &run.log.trial) {
+            (Some((trial, chosen)), _) => trial_ui(ui, trial, chosen),
+            (None, Some(old)) => {
+                ui.label(format!(
+                    "A trial after generation {} chose a candidate; the run went on since, so the best is the \
+                     last generation's consensus.",
+                    old.after
+                ));
+            }
+            (None, None) => {}
+        }
+        let (title, best) = match chosen {
+            Some(t) => (format!("Best: candidate #{} of the trial", t.candidate.id), &t.candidate.values),
+            None => (format!("Best of generation {}", last.generation), &last.best.values),
+        };
+        ui.label(RichText::new(title).strong());
         Grid::new("best-member").striped(true).show(ui, |ui| {
-            for (p, value) in run.log.genome.parameters().iter().zip(&last.best.values) {
+            for (p, value) in run.log.genome.parameters().iter().zip(best) {
                 ui.label(p.label);
                 ui.label(value.to_string());
                 ui.label(RichText::new(format!("{} to {}", p.min, p.max)).weak());
@@ -190,7 +263,7 @@ impl TuningView {
             .on_hover_text("Kibitz offers, accepts and resigns by them from its next game on")
             .clicked()
         {
-            request = Some(TuningRequest::UsePolicy(run.log.genome.settings(&last.best.values)));
+            request = Some(TuningRequest::UsePolicy(run.log.genome.settings(best)));
         }
         request
     }

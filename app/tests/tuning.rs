@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use common::{app_in, wait_for_text};
 use egui_kittest::kittest::Queryable;
 use kibitz_app::{Paths, Settings};
+use kibitz_engine::policy::PolicySettings;
 use kibitz_engine::tuning::TuningLog;
 
 /// Three generations of four members, one ply deep, readings checked as `check` says (a few
@@ -71,17 +72,50 @@ fn a_tuning_run_opens_as_plots_and_its_best_member_becomes_the_policy() {
     wait_for_text(&mut h, &format!("({second}) over the generations"));
     assert!(h.query_by_label_contains("How the games ended").is_some());
 
+    use_the_best(&mut h, dir.path(), &expected);
+}
+
+/// Clicks "Use the best parameters" and waits for `expected` to reach the settings file
+/// under `root`.
+fn use_the_best(
+    h: &mut egui_kittest::Harness<'static, kibitz_app::KibitzApp>,
+    root: &Path,
+    expected: &PolicySettings,
+) {
     h.get_by_label("Use the best parameters").click();
     h.run_steps(4);
-    wait_for_text(&mut h, "The new draw and resign settings apply from the next game.");
+    wait_for_text(h, "The new draw and resign settings apply from the next game.");
     // The settings reach their file within a few seconds.
-    let file = Paths::under(dir.path().to_path_buf()).settings_file();
+    let file = Paths::under(root.to_path_buf()).settings_file();
     let start = Instant::now();
-    while Settings::load(&file).0.policy != expected {
+    while Settings::load(&file).0.policy != *expected {
         assert!(start.elapsed() < Duration::from_secs(20), "the tuned policy was not saved");
         h.step();
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+#[test]
+fn a_run_closed_by_a_trial_shows_its_candidates_and_offers_the_chosen_one() {
+    let referee = "name=Referee cmd=builtin depth=2";
+    let (dir, mut h) = run_opened(&["--referee", referee, "--trial", "2", "--candidates", "2"]);
+    let log = TuningLog::read(&dir.path().join("run.log")).expect("the run's log");
+    let trial = log.trial.as_ref().expect("the log keeps the trial");
+    let chosen = trial.chosen().expect("a chosen candidate");
+    h.run_steps(10);
+    assert!(h.query_by_label("Trial after generation 3").is_some());
+    assert!(h.query_by_label_contains("Each candidate played 2 fresh self-play games").is_some());
+    for t in &trial.trials {
+        assert!(h.query_by_label(&format!("#{}", t.candidate.id)).is_some(), "a row for #{}", t.candidate.id);
+    }
+    let verdict = if trial.met {
+        format!("Candidate #{} met every target with the fewest wrong readings.", chosen.candidate.id)
+    } else {
+        format!("No candidate met the targets; #{} came nearest.", chosen.candidate.id)
+    };
+    assert!(h.query_by_label(&verdict).is_some(), "{verdict}");
+    assert!(h.query_by_label(&format!("Best: candidate #{} of the trial", chosen.candidate.id)).is_some());
+    use_the_best(&mut h, dir.path(), &log.genome.settings(&chosen.candidate.values));
 }
 
 /// A run of [`tuning_run`] with `check` in a fresh folder, opened in the Tuning view.

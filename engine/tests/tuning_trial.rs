@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::tuning::{
-    Genome, Member, Miss, Origin, RunHeader, Targets, Trial, Tuner, TuningLog, candidates, chosen,
+    Genome, Member, Miss, Origin, RunHeader, Targets, Tuner, TuningLog, candidates, chosen,
 };
 
 /// White a knight down, to move: lost by any standard, and within the eager drawer's band.
@@ -112,31 +112,38 @@ fn the_command_line_closes_a_run_with_a_trial_and_writes_the_chosen_candidate() 
 
     let referee = "name=Ref cmd=builtin depth=3";
     assert_eq!(run(&dir, &["--referee", referee, "--trial", "3", "--candidates", "2"]), ExitCode::SUCCESS);
-    let text = std::fs::read_to_string(dir.0.join("best.trial.json")).expect("the trial's file");
-    let trials: Vec<Trial> = serde_json::from_str(&text).expect("the trials, as written");
-    assert!(!trials.is_empty() && trials.len() <= 2, "{trials:?}");
-    assert!(trials.iter().all(|t| t.counts.games == 3), "{trials:?}");
-    // The candidates were the consensus of the run's generations.
     let read = TuningLog::read(&log).expect("a log");
-    let summaries = read.summaries();
-    assert_eq!(
-        candidates(&summaries, 2),
-        trials.iter().map(|t| (t.generation, t.candidate.clone())).collect::<Vec<_>>()
-    );
+    let record = read.trial.clone().expect("the log keeps the trial");
+    assert_eq!((record.after, record.games), (2, 3));
+    assert!(!record.trials.is_empty() && record.trials.len() <= 2, "{record:?}");
+    assert!(record.trials.iter().all(|t| t.counts.games == 3), "{record:?}");
+    // The candidates were the consensus of the run's generations.
+    let tried: Vec<(u32, Member)> =
+        record.trials.iter().map(|t| (t.generation, t.candidate.clone())).collect();
+    assert_eq!(candidates(&read.summaries(), 2), tried);
     // BEST.json holds the chosen one's settings.
-    let (best, _) = chosen(&trials, &Targets::default()).expect("a choice");
+    let (best, met) = chosen(&record.trials, &Targets::default()).expect("a choice");
+    assert_eq!((record.best, record.met), (best.candidate.id, met));
     let settings = PolicySettings::load(&dir.0.join("best.json")).expect("BEST.json loads");
     assert_eq!(Genome::for_rules(Rules::DeadBand).values(&settings), best.candidate.values);
 
-    // A finished run is tried again on resuming, with nothing left to play.
-    std::fs::remove_file(dir.0.join("best.trial.json")).expect("removable");
+    // A finished run is tried again on resuming, with nothing left to play; the log keeps
+    // the newer trial.
     let resume = ["tune-policy", "--resume", &log.to_string_lossy(), "--generations", "2", "--trial", "2"]
         .map(String::from)
         .to_vec();
     let out = ["--out".to_owned(), dir.0.join("best.json").to_string_lossy().into_owned()];
     assert_eq!(kibitz_engine::cli::run(&[resume, out.to_vec()].concat()), ExitCode::SUCCESS);
-    assert_eq!(TuningLog::read(&log).expect("a log").generations.len(), 2, "no generation was added");
-    let text = std::fs::read_to_string(dir.0.join("best.trial.json")).expect("the trial's file");
-    let again: Vec<Trial> = serde_json::from_str(&text).expect("the trials");
-    assert!(again.iter().all(|t| t.counts.games == 2), "{again:?}");
+    let again = TuningLog::read(&log).expect("a log");
+    assert_eq!(again.generations.len(), 2, "no generation was added");
+    let record = again.trial.expect("the newer trial");
+    assert_eq!((record.after, record.games), (2, 2));
+    assert!(record.trials.iter().all(|t| t.counts.games == 2), "{record:?}");
+
+    // A run resumed past its trial reads back whole, the trial an earlier generation's.
+    let more =
+        ["tune-policy", "--resume", &log.to_string_lossy(), "--generations", "3"].map(String::from).to_vec();
+    assert_eq!(kibitz_engine::cli::run(&[more, out.to_vec()].concat()), ExitCode::SUCCESS);
+    let on = TuningLog::read(&log).expect("a log with a trial line between generations");
+    assert_eq!((on.generations.len(), on.trial.map(|t| t.after)), (3, Some(2)));
 }

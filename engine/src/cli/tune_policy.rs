@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::policy::{PolicySettings, Rules};
 use crate::tuning::{
     Crossover, DRAW_AHEAD, GenerationSummary, Genome, LogWriter, Margins, Member, RESIGN_BEHIND,
-    RefereeJudges, RunHeader, Targets, Tuner, TuningLog, Variation, candidates, chosen,
+    RefereeJudges, RunHeader, Targets, TrialRecord, Tuner, TuningLog, Variation, candidates,
 };
 use crate::{TimeControl, write_atomic};
 
@@ -23,7 +23,7 @@ use crate::{TimeControl, write_atomic};
     after_help = "A new run: --population N --generations G --tc CONTROL --log RUN.log --out BEST.json.
 Resuming: --resume RUN.log --generations G --out BEST.json plays the generations the log misses \
 up to G in all, with the log's settings. With --trial GAMES the run closes with a trial of its \
-last consensus members, one line each, written to BEST.trial.json. The last line is \
+last consensus members, one line each, kept in the log. The last line is \
 `generations G best #ID NAME=VALUE...`, with `met the targets` or `(none met the targets: the \
 nearest)` after the ID when there was a trial.
 BEST.json holds the draw and resign settings: the app loads it; over UCI and xboard set the \
@@ -309,13 +309,15 @@ impl TunePolicyArgs {
             for t in &trials {
                 println!("{t}");
             }
-            let (chosen, met) = chosen(&trials, &Targets::default()).ok_or("the trial had no candidate")?;
-            best = chosen.candidate.clone();
-            verdict =
-                if met { " met the targets".into() } else { " (none met the targets: the nearest)".into() };
-            let path = with_suffix(&self.out, "trial");
-            let json = serde_json::to_string_pretty(&trials).map_err(|e| e.to_string())?;
-            write_atomic(&path, json.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+            let record = TrialRecord::new(generations, self.trial as usize, trials, &Targets::default())
+                .ok_or("the trial had no candidate")?;
+            writer.append_trial(&record).map_err(|e| format!("the log: {e}"))?;
+            best = record.chosen().map(|t| t.candidate.clone()).ok_or("the trial lost its choice")?;
+            verdict = if record.met {
+                " met the targets".into()
+            } else {
+                " (none met the targets: the nearest)".into()
+            };
         }
         write_results(&tuner.genome, &best, &population, &self.out)?;
         let values: Vec<String> =
@@ -335,12 +337,12 @@ fn write_results(genome: &Genome, best: &Member, population: &[Member], out: &Pa
         .map(|m| Written { id: m.id, origin: &m.origin, settings: genome.settings(&m.values) })
         .collect();
     let all = serde_json::to_string_pretty(&written).map_err(|e| e.to_string())?;
-    let path = with_suffix(out, "population");
+    let path = population_path(out);
     write_atomic(&path, all.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// `BEST.json` → `BEST.SUFFIX.json`.
-fn with_suffix(out: &Path, suffix: &str) -> PathBuf {
+/// `BEST.json` → `BEST.population.json`.
+fn population_path(out: &Path) -> PathBuf {
     let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "best".into());
-    out.with_file_name(format!("{stem}.{suffix}.json"))
+    out.with_file_name(format!("{stem}.population.json"))
 }

@@ -1,7 +1,8 @@
 //! The run's log, one JSON object a line: a `run` line with the settings, then one
 //! `generation` line per generation (the population that played, every game with who
 //! played, how it ended, who offered, declined and resigned, the rule applied, and the
-//! population it left). A line is appended and synced to the disk before the next
+//! population it left), and, when the run closed with a trial, a `trial` line with each
+//! candidate's games and the one chosen ([`TrialRecord`]). A line is appended and synced to the disk before the next
 //! generation starts, so a killed run loses at most the generation under way; an unfinished
 //! last line (a torn write) is ignored on reading and cut off on resuming.
 //!
@@ -15,7 +16,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Finish, GenerationSummary, Genome, GenomeError, Margins, Member, RuleApplied, Variation};
+use super::{
+    Finish, GenerationSummary, Genome, GenomeError, Margins, Member, RuleApplied, TrialRecord, Variation,
+};
 use crate::policy::Rules;
 
 /// The log format's version.
@@ -155,6 +158,7 @@ pub struct GenerationRecord {
 enum Line {
     Run(RunHeader),
     Generation(GenerationRecord),
+    Trial(TrialRecord),
 }
 
 /// A line of the log, as written.
@@ -163,6 +167,7 @@ enum Line {
 enum LineOut<'a> {
     Run(&'a RunHeader),
     Generation(&'a GenerationRecord),
+    Trial(&'a TrialRecord),
 }
 
 /// Why a log cannot be read.
@@ -215,6 +220,9 @@ pub struct TuningLog {
     pub genome: Genome,
     /// Every complete generation, in order from 1.
     pub generations: Vec<GenerationRecord>,
+    /// The last closing trial, if the run had one (a run resumed after it has a trial of an
+    /// earlier generation: see [`TrialRecord::after`]).
+    pub trial: Option<TrialRecord>,
     /// An unfinished last line was ignored.
     pub torn: bool,
     /// The length of the file's complete lines, in bytes.
@@ -241,6 +249,7 @@ impl TuningLog {
         let mut torn = start < bytes.len();
         let mut header = None;
         let mut generations: Vec<GenerationRecord> = Vec::new();
+        let mut trial = None;
         let mut valid_len = 0;
         let count = lines.len();
         for (n, (end, text)) in lines.into_iter().enumerate() {
@@ -258,7 +267,10 @@ impl TuningLog {
             match line {
                 Line::Run(h) if n == 0 => header = Some(h),
                 Line::Run(_) => return Err(bad("a second run line".into())),
-                Line::Generation(_) if n == 0 => return Err(TuningLogError::NoHeader(path.to_path_buf())),
+                Line::Generation(_) | Line::Trial(_) if n == 0 => {
+                    return Err(TuningLogError::NoHeader(path.to_path_buf()));
+                }
+                Line::Trial(t) => trial = Some(t),
                 Line::Generation(g) => {
                     let expected = generations.len() as u32 + 1;
                     if g.generation != expected {
@@ -277,7 +289,7 @@ impl TuningLog {
             return Err(TuningLogError::Version(header.version));
         }
         let genome = Genome::from_names(header.rules, &header.genome).map_err(TuningLogError::Genome)?;
-        Ok(TuningLog { header, genome, generations, torn, valid_len })
+        Ok(TuningLog { header, genome, generations, trial, torn, valid_len })
     }
 
     /// One summary per generation, in order.
@@ -329,6 +341,14 @@ impl LogWriter {
     /// The system's error.
     pub fn append(&mut self, record: &GenerationRecord) -> io::Result<()> {
         self.write(&LineOut::Generation(record))
+    }
+
+    /// Appends a closing trial.
+    ///
+    /// # Errors
+    /// The system's error.
+    pub fn append_trial(&mut self, record: &TrialRecord) -> io::Result<()> {
+        self.write(&LineOut::Trial(record))
     }
 
     fn write(&mut self, line: &LineOut<'_>) -> io::Result<()> {

@@ -41,5 +41,5 @@ pub use referee::{DRAW_AHEAD, Margins, NoFixedLimit, RESIGN_BEHIND, Reading, Ref
 pub use replacement::{Breeder, Replacement, RuleApplied};
 pub use run::{Tuner, TuningError};
 pub use summary::{EndingCounts, GenerationSummary, ParameterStats};
-pub use trial::{Miss, Targets, Trial, TrialCounts, candidates, chosen};
+pub use trial::{Miss, Targets, Trial, TrialCounts, TrialRecord, candidates, chosen};
 pub use variation::{Crossover, Variation};

@@ -253,6 +253,37 @@ impl fmt::Display for Trial {
     }
 }
 
+/// A closing trial as the log keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrialRecord {
+    /// The last generation played before it.
+    pub after: u32,
+    /// The games each candidate played.
+    pub games: usize,
+    /// Each candidate's trial, newest first.
+    pub trials: Vec<Trial>,
+    /// The chosen candidate's number ([`chosen`]): BEST.
+    pub best: u64,
+    /// Whether it met the targets.
+    pub met: bool,
+}
+
+impl TrialRecord {
+    /// The record of `trials` of `games` games each after generation `after`, with the
+    /// candidate [`chosen`] by `targets`; `None` without trials.
+    #[must_use]
+    pub fn new(after: u32, games: usize, trials: Vec<Trial>, targets: &Targets) -> Option<TrialRecord> {
+        let (best, met) = chosen(&trials, targets).map(|(t, met)| (t.candidate.id, met))?;
+        Some(TrialRecord { after, games, trials, best, met })
+    }
+
+    /// The chosen candidate's trial.
+    #[must_use]
+    pub fn chosen(&self) -> Option<&Trial> {
+        self.trials.iter().find(|t| t.candidate.id == self.best)
+    }
+}
+
 /// The reading a game ended on: an agreed draw, or a resignation (by the loser).
 fn reading(finish: &Finish) -> Option<Reading> {
     match finish.how {
