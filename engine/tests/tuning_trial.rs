@@ -77,8 +77,8 @@ fn stockfish_judges_each_candidates_resignations_and_agreements_by_the_issues_st
     assert_eq!((drawer.games, drawer.drawn, drawer.agreed), (2, 2, 2), "{drawer:?}");
     assert_eq!((drawer.judged_agreements, drawer.wrong_agreements), (2, 1), "{drawer:?}");
     let targets = Targets::default();
-    assert!(resigner.misses(&targets).contains(&Miss::WrongResignations(0.5)));
-    assert!(drawer.misses(&targets).contains(&Miss::WrongAgreements(0.5)));
+    assert!(resigner.misses(&targets).contains(&Miss::WrongResignations(0.5, 0.02)));
+    assert!(drawer.misses(&targets).contains(&Miss::WrongAgreements(0.5, 0.02)));
     let (_, met) = chosen(&trials, &targets).expect("a choice");
     assert!(!met, "neither meets the targets");
 }

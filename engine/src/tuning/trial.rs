@@ -83,53 +83,38 @@ pub struct TrialCounts {
     pub earliest_offer: Option<u32>,
 }
 
-/// A target a candidate missed, with its figure.
+/// A target a candidate missed: its figure, then the target's.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Miss {
-    /// This share of its resignations was wrong.
-    WrongResignations(f64),
-    /// This share of its agreed draws was wrong.
-    WrongAgreements(f64),
-    /// Only this share of its decisive games ended by resignation.
-    FewResignations(f64),
-    /// Only this share of its drawn games ended by agreement.
-    FewAgreements(f64),
-    /// It offered a draw at this move.
-    EarlyOffer(u32),
+    /// This share of its resignations was wrong, more than allowed.
+    WrongResignations(f64, f64),
+    /// This share of its agreed draws was wrong, more than allowed.
+    WrongAgreements(f64, f64),
+    /// Only this share of its decisive games ended by resignation, less than required.
+    FewResignations(f64, f64),
+    /// Only this share of its drawn games ended by agreement, less than required.
+    FewAgreements(f64, f64),
+    /// It offered a draw at this move, before the first allowed.
+    EarlyOffer(u32, u32),
 }
 
 impl fmt::Display for Miss {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let t = Targets::default();
+        let pc = |x: f64| x * 100.0;
         match *self {
-            Miss::WrongResignations(s) => {
-                write!(
-                    f,
-                    "{:.1}% of resignations wrong (at most {:.0}%)",
-                    s * 100.0,
-                    t.wrong_resignations * 100.0
-                )
+            Miss::WrongResignations(s, t) => {
+                write!(f, "{:.1}% of resignations wrong (at most {:.0}%)", pc(s), pc(t))
             }
-            Miss::WrongAgreements(s) => {
-                write!(
-                    f,
-                    "{:.1}% of agreed draws wrong (at most {:.0}%)",
-                    s * 100.0,
-                    t.wrong_agreements * 100.0
-                )
+            Miss::WrongAgreements(s, t) => {
+                write!(f, "{:.1}% of agreed draws wrong (at most {:.0}%)", pc(s), pc(t))
             }
-            Miss::FewResignations(s) => {
-                write!(
-                    f,
-                    "{:.0}% of decisive games resigned (at least {:.0}%)",
-                    s * 100.0,
-                    t.resigned * 100.0
-                )
+            Miss::FewResignations(s, t) => {
+                write!(f, "{:.0}% of decisive games resigned (at least {:.0}%)", pc(s), pc(t))
             }
-            Miss::FewAgreements(s) => {
-                write!(f, "{:.0}% of drawn games agreed (at least {:.0}%)", s * 100.0, t.agreed * 100.0)
+            Miss::FewAgreements(s, t) => {
+                write!(f, "{:.0}% of drawn games agreed (at least {:.0}%)", pc(s), pc(t))
             }
-            Miss::EarlyOffer(m) => write!(f, "a draw offered at move {m} (not before {})", t.first_offer),
+            Miss::EarlyOffer(m, t) => write!(f, "a draw offered at move {m} (not before {t})"),
         }
     }
 }
@@ -177,22 +162,22 @@ impl TrialCounts {
         let mut misses = Vec::new();
         let wrong_resignations = share(self.wrong_resignations, self.judged_resignations);
         if wrong_resignations > targets.wrong_resignations {
-            misses.push(Miss::WrongResignations(wrong_resignations));
+            misses.push(Miss::WrongResignations(wrong_resignations, targets.wrong_resignations));
         }
         let wrong_agreements = share(self.wrong_agreements, self.judged_agreements);
         if wrong_agreements > targets.wrong_agreements {
-            misses.push(Miss::WrongAgreements(wrong_agreements));
+            misses.push(Miss::WrongAgreements(wrong_agreements, targets.wrong_agreements));
         }
         let resigned = share(self.resigned, self.decisive);
         if resigned < targets.resigned {
-            misses.push(Miss::FewResignations(resigned));
+            misses.push(Miss::FewResignations(resigned, targets.resigned));
         }
         let agreed = share(self.agreed, self.drawn);
         if agreed < targets.agreed {
-            misses.push(Miss::FewAgreements(agreed));
+            misses.push(Miss::FewAgreements(agreed, targets.agreed));
         }
         if let Some(m) = self.earliest_offer.filter(|&m| m < targets.first_offer) {
-            misses.push(Miss::EarlyOffer(m));
+            misses.push(Miss::EarlyOffer(m, targets.first_offer));
         }
         misses
     }
@@ -241,7 +226,8 @@ pub struct Trial {
 }
 
 impl fmt::Display for Trial {
-    /// `trial #412 of generation 40: games 200 ... | meets the targets` or `| misses: ...`.
+    /// `trial #412 of generation 40: games 200 ... | meets the targets` or `| misses: ...`, by
+    /// the issue's [`Targets`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "trial #{} of generation {}: {} | ", self.candidate.id, self.generation, self.counts)?;
         let misses = self.counts.misses(&Targets::default());
@@ -476,19 +462,19 @@ mod tests {
         let t = Targets::default();
         // 1 wrong of 50 resignations is 2%: met; 1 of 49 is not.
         assert!(counts(100, 50, 1, 40, 10, 0).misses(&t).is_empty(), "every target met at its edge");
-        assert_eq!(counts(100, 49, 1, 40, 10, 0).misses(&t), [Miss::WrongResignations(1.0 / 49.0)]);
-        assert_eq!(counts(100, 50, 0, 40, 10, 1).misses(&t), [Miss::WrongAgreements(0.1)]);
-        assert_eq!(counts(100, 33, 0, 40, 10, 0).misses(&t), [Miss::FewResignations(0.33)]);
-        assert_eq!(counts(100, 50, 0, 40, 9, 0).misses(&t), [Miss::FewAgreements(0.225)]);
+        assert_eq!(counts(100, 49, 1, 40, 10, 0).misses(&t), [Miss::WrongResignations(1.0 / 49.0, 0.02)]);
+        assert_eq!(counts(100, 50, 0, 40, 10, 1).misses(&t), [Miss::WrongAgreements(0.1, 0.02)]);
+        assert_eq!(counts(100, 33, 0, 40, 10, 0).misses(&t), [Miss::FewResignations(0.33, t.resigned)]);
+        assert_eq!(counts(100, 50, 0, 40, 9, 0).misses(&t), [Miss::FewAgreements(0.225, 0.25)]);
         let mut early = counts(100, 50, 0, 40, 10, 0);
         early.add(&finish(None, HowEnded::Agreement, Some(9)), Some(&verdict(None)));
-        assert_eq!(early.misses(&t), [Miss::EarlyOffer(9)]);
+        assert_eq!(early.misses(&t), [Miss::EarlyOffer(9, 10)]);
         // A policy that never resigns or never offers misses, however few its errors.
         assert_eq!(
             counts(10, 0, 0, 10, 0, 0).misses(&t),
-            [Miss::FewResignations(0.0), Miss::FewAgreements(0.0)]
+            [Miss::FewResignations(0.0, t.resigned), Miss::FewAgreements(0.0, 0.25)]
         );
-        assert_eq!(Miss::FewAgreements(0.225).to_string(), "22% of drawn games agreed (at least 25%)");
+        assert_eq!(Miss::FewAgreements(0.225, 0.25).to_string(), "22% of drawn games agreed (at least 25%)");
     }
 
     fn summary(generation: u32, id: u64, values: Vec<i64>) -> GenerationSummary {
