@@ -3,11 +3,14 @@
 //! annotated by Kibitz's own engine and by Debian's Stockfish; the side and move filters; an
 //! engine that dies half way; a cancelled job; and the HTML report as headless Chromium draws it.
 
+mod common;
+
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use kibitz_engine::{
     AnnotateError, AnnotateJob, AnnotateLimit, AnnotateSettings, Annotated, EngineConfig, EngineHandle,
     ExternalEngine, FailureKind, GameRecord, JobError, Judgement, MoveRange, Nag, NodeId, Protocol, Side,
@@ -283,24 +286,6 @@ fn a_cancelled_job_stops_its_search() {
     assert!(asked.elapsed() < Duration::from_secs(2), "{:?}", asked.elapsed());
 }
 
-/// A fresh folder under the system's temporary folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("kibitz-annotate-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a temporary folder");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn chromium() -> Option<PathBuf> {
     ["/usr/bin/chromium", "/usr/bin/chromium-browser"].into_iter().map(PathBuf::from).find(|p| p.exists())
 }
@@ -326,7 +311,7 @@ fn the_report_shows_diagrams_in_a_browser() {
         println!("note: chromium is missing; the report was not drawn (.ci/run installs it)");
         return;
     };
-    let dir = TempDir::new("report");
+    let dir = Scratch::new("annotate-report");
     let page = dir.0.join("report.html");
     std::fs::write(&page, &html).expect("the report is written");
     let png = dir.0.join("report.png");
@@ -369,7 +354,7 @@ fn kibitz(args: &[&str]) -> std::process::ExitCode {
 
 #[test]
 fn the_command_line_writes_a_readable_pgn_in_the_input_order() {
-    let dir = TempDir::new("cli");
+    let dir = Scratch::new("annotate-cli");
     let input = dir.0.join("in.pgn");
     std::fs::write(&input, format!("{MISSED_MATE}\n{HUNG_QUEEN}")).expect("written");
     let (output, html) = (dir.0.join("out.pgn"), dir.0.join("report.html"));

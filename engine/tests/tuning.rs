@@ -1,6 +1,8 @@
 //! Self-play tuning of the draw and resign policy: the replacement rules on scripted game
 //! endings, and a short real run resumed from its log.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,6 +18,8 @@ use kibitz_engine::tuning::{
     Reply, RuleApplied, RunHeader, Seat, Tuner, TuningLog, Variation,
 };
 use kibitz_engine::{Ending, Termination};
+
+use common::Scratch;
 
 const FEN: &str = "4k3/8/8/8/8/8/8/4K3 w - - 0 30";
 
@@ -283,24 +287,6 @@ fn a_side_mated_or_out_of_time_is_replaced_by_a_clone_of_the_winner() {
     }
 }
 
-/// A scratch folder, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kibitz-tuning-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch folder");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn kibitz(args: &[String]) -> ExitCode {
     kibitz_engine::cli::run(args)
 }
@@ -311,7 +297,7 @@ fn words(text: &str) -> Vec<String> {
 
 #[test]
 fn a_short_run_resumes_from_its_log_with_the_right_generations_and_a_torn_line_ignored() {
-    let dir = Scratch::new("resume");
+    let dir = Scratch::new("tuning-resume");
     let (log, best) = (dir.0.join("run.log"), dir.0.join("best.json"));
     let openings = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/epd/wac.epd");
     let path = |p: &PathBuf| p.to_string_lossy().into_owned();
@@ -531,7 +517,7 @@ fn new_run(dir: &Scratch, settings: &str, extra: &[String]) -> ExitCode {
 
 #[test]
 fn judge_words_are_checked_before_a_log_is_written() {
-    let dir = Scratch::new("judge");
+    let dir = Scratch::new("tuning-judge");
     let log = dir.0.join("run.log");
     let run = |judge: &str| {
         new_run(
@@ -552,7 +538,7 @@ fn judge_words_are_checked_before_a_log_is_written() {
 
 #[test]
 fn members_given_tablebases_read_a_drawn_ending_as_drawn() {
-    let dir = Scratch::new("tablebases");
+    let dir = Scratch::new("tuning-tablebases");
     // Queen against a rook's pawn on the seventh, the queen's king too far: a draw by the
     // tables, which the search alone scores at about +7 for White.
     let openings = dir.0.join("start.epd");
@@ -581,7 +567,7 @@ fn members_given_tablebases_read_a_drawn_ending_as_drawn() {
 
 #[test]
 fn a_kept_parameter_stays_at_its_default_and_a_wrong_name_is_refused() {
-    let dir = Scratch::new("keep");
+    let dir = Scratch::new("tuning-keep");
     let (log, best) = (dir.0.join("run.log"), dir.0.join("best.json"));
     let run = |keep: &[&str]| {
         let keep: Vec<String> = keep.iter().flat_map(|k| ["--keep".to_owned(), (*k).to_owned()]).collect();

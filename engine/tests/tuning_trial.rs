@@ -2,10 +2,13 @@
 //! self-play games, their resignations and agreed draws judged by the referee by issue 18's
 //! standard, and BEST is the one meeting the targets.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
+use common::Scratch;
 use kibitz_engine::policy::{PolicySettings, Rules};
 use kibitz_engine::tuning::{
     Genome, Member, Miss, Origin, RunHeader, Targets, Tuner, TuningLog, candidates, chosen,
@@ -26,31 +29,13 @@ fn candidate(id: u64, values: [i64; 3]) -> (u32, Member) {
     (40, Member { id, born: 40, origin: Origin::Initial, values: values.to_vec() })
 }
 
-/// A scratch folder, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kibitz-trial-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch folder");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn stockfish_judges_each_candidates_resignations_and_agreements_by_the_issues_standard() {
     if !Path::new("/usr/games/stockfish").exists() {
         eprintln!("skipped: /usr/games/stockfish is not installed (CI installs it)");
         return;
     }
-    let dir = Scratch::new("stockfish");
+    let dir = Scratch::new("trial-stockfish");
     let openings = dir.0.join("openings.epd");
     std::fs::write(&openings, format!("{KNIGHT_DOWN}\n{PAWN_DOWN}\n")).expect("writable");
     let header = RunHeader {
@@ -104,7 +89,7 @@ fn run(dir: &Scratch, extra: &[&str]) -> ExitCode {
 
 #[test]
 fn the_command_line_closes_a_run_with_a_trial_and_writes_the_chosen_candidate() {
-    let dir = Scratch::new("cli");
+    let dir = Scratch::new("trial-cli");
     let log = dir.0.join("run.log");
     assert_eq!(run(&dir, &["--trial", "2"]), ExitCode::FAILURE, "a trial needs a referee");
     assert!(!log.exists(), "no log was written for a run that cannot start");

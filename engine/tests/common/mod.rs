@@ -145,3 +145,23 @@ pub fn only_a3_postbook(path: &str) {
     }
     std::fs::write(path, text).expect("writable");
 }
+
+/// A fresh folder under the system's temporary folder, named after the test and the
+/// process, removed when dropped.
+pub struct Scratch(pub std::path::PathBuf);
+
+impl Scratch {
+    /// Makes `kibitz-NAME-PID` afresh.
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("kibitz-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
