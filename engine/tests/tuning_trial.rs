@@ -47,11 +47,19 @@ fn stockfish_judges_each_candidates_resignations_and_agreements_by_the_issues_st
     };
     let tuner = Tuner::new(header, 2, None).expect("a tuner");
     let cancel = AtomicBool::new(false);
+    let mut ended = Vec::new();
     let trials = tuner
-        .trial(&[candidate(5, RESIGN_AT_ONCE), candidate(9, AGREE_AT_ONCE)], 2, 0, &cancel)
+        .trial(
+            &[candidate(5, RESIGN_AT_ONCE), candidate(9, AGREE_AT_ONCE)],
+            2,
+            0,
+            &mut |n| ended.push(n),
+            &cancel,
+        )
         .expect("a trial");
     let ids: Vec<u64> = trials.iter().map(|t| t.candidate.id).collect();
     assert_eq!(ids, [5, 9], "in the candidates' order");
+    assert_eq!(ended, [1, 2, 3, 4], "told of each game as it ended");
     // Each played both positions: the eager resigner gave up both, rightly a knight down and
     // wrongly a pawn down.
     let resigner = &trials[0].counts;

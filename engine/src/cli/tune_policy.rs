@@ -303,8 +303,16 @@ impl TunePolicyArgs {
             let candidates = candidates(&summaries, usize::from(self.candidates));
             // The openings after those the generations used.
             let first_opening = generations as usize * (tuner.header.population / 2);
+            let total = candidates.len() * self.trial as usize;
+            println!("trial: {} candidates, {} games each", candidates.len(), self.trial);
+            // A line every tenth of the games.
+            let mut progress = |ended: usize| {
+                if ended.is_multiple_of((total / 10).max(1)) {
+                    eprintln!("trial: {ended} of {total} games");
+                }
+            };
             let trials = tuner
-                .trial(&candidates, self.trial as usize, first_opening, &cancel)
+                .trial(&candidates, self.trial as usize, first_opening, &mut progress, &cancel)
                 .map_err(|e| e.to_string())?;
             for t in &trials {
                 println!("{t}");

@@ -20,12 +20,12 @@ use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 
-use super::run::{Quiet, finishes};
+use super::run::finishes;
 use super::{
     Finish, GenerationSummary, HowEnded, Margins, Member, Playout, Reading, Seat, Tuner, TuningError,
 };
 use crate::GameRecord;
-use crate::matches::{EngineSpec, Fixture, play_fixtures};
+use crate::matches::{EngineSpec, FinishedGame, Fixture, Flow, Standings, Watcher, play_fixtures};
 
 /// What a tuned policy must achieve in fresh self-play games (issue 18's targets).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -314,11 +314,25 @@ pub fn chosen<'a>(trials: &'a [Trial], targets: &Targets) -> Option<(&'a Trial, 
     Some((best, best.counts.misses(targets).is_empty()))
 }
 
+/// Tells how many games have ended.
+struct Counter<'a> {
+    ended: usize,
+    progress: &'a mut dyn FnMut(usize),
+}
+
+impl Watcher for Counter<'_> {
+    fn finished(&mut self, _game: &FinishedGame, _standings: &Standings) -> Flow {
+        self.ended += 1;
+        (self.progress)(self.ended);
+        Flow::Continue
+    }
+}
+
 impl Tuner {
     /// Plays the trial of `candidates`: `games` self-play games each (the candidate on both
     /// sides), from the openings numbered `first_opening` on; every resignation and agreed
     /// draw scored by the run's referee, judged by the issue's margins. In the candidates'
-    /// order.
+    /// order; `progress` hears how many games have ended as each ends.
     ///
     /// # Errors
     /// [`TuningError::Referee`] when the run has no referee; [`TuningError::Match`] when the
@@ -328,6 +342,7 @@ impl Tuner {
         candidates: &[(u32, Member)],
         games: usize,
         first_opening: usize,
+        progress: &mut dyn FnMut(usize),
         cancel: &AtomicBool,
     ) -> Result<Vec<Trial>, TuningError> {
         let referee = self
@@ -365,7 +380,8 @@ impl Tuner {
                 }
             })
             .collect();
-        let report = play_fixtures(&setup, &fixtures, &mut Quiet, cancel).map_err(TuningError::Match)?;
+        let mut counter = Counter { ended: 0, progress };
+        let report = play_fixtures(&setup, &fixtures, &mut counter, cancel).map_err(TuningError::Match)?;
         let played = finishes(&report, &fixtures);
         let readings: Vec<(&GameRecord, usize, Reading)> = played
             .iter()
