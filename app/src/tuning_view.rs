@@ -95,7 +95,7 @@ fn trial_ui(ui: &mut Ui, trial: &TrialRecord, chosen: &Trial) {
     });
     if trial.met {
         ui.label(format!(
-            "Candidate #{} met every target with the fewest wrong readings.",
+            "Candidate #{} met every target, its weakest by the widest margin.",
             chosen.candidate.id
         ));
     } else {

@@ -109,7 +109,7 @@ fn a_run_closed_by_a_trial_shows_its_candidates_and_offers_the_chosen_one() {
         assert!(h.query_by_label(&format!("#{}", t.candidate.id)).is_some(), "a row for #{}", t.candidate.id);
     }
     let verdict = if trial.met {
-        format!("Candidate #{} met every target with the fewest wrong readings.", chosen.candidate.id)
+        format!("Candidate #{} met every target, its weakest by the widest margin.", chosen.candidate.id)
     } else {
         format!("No candidate met the targets; #{} came nearest.", chosen.candidate.id)
     };

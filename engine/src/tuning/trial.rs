@@ -182,9 +182,36 @@ impl TrialCounts {
         misses
     }
 
-    /// Wrong readings in all.
-    fn wrong(&self) -> usize {
-        self.wrong_resignations + self.wrong_agreements
+    /// By how much these games meet their weakest target, in standard errors: for each
+    /// share, its distance from the target's figure over the standard error of a share of
+    /// that figure in as many games (`(0.02 - wrong) / sqrt(0.02 * 0.98 / resignations)` for
+    /// wrong resignations, `(resigned - 1/3) / sqrt(...)` for resignations), the smallest
+    /// of the four; negative when a target is missed, minus infinity for an early offer or
+    /// a share of no games (no drawn game says nothing of agreeing). A count of 0 wrong in
+    /// 10 readings is a weaker proof than 0 in 100, and 25% agreed is a weaker one than 40%.
+    #[must_use]
+    pub fn margin(&self, targets: &Targets) -> f64 {
+        // (share, games, target, whether the share must stay below it)
+        let shares = [
+            (self.wrong_resignations, self.judged_resignations, targets.wrong_resignations, true),
+            (self.wrong_agreements, self.judged_agreements, targets.wrong_agreements, true),
+            (self.resigned, self.decisive, targets.resigned, false),
+            (self.agreed, self.drawn, targets.agreed, false),
+        ];
+        let early = self.earliest_offer.is_some_and(|m| m < targets.first_offer);
+        let mut margin = if early { f64::NEG_INFINITY } else { f64::INFINITY };
+        for (part, whole, target, at_most) in shares {
+            let z = if whole == 0 {
+                // No resignation is none wrong; no drawn game proves nothing of agreeing.
+                if at_most { f64::INFINITY } else { f64::NEG_INFINITY }
+            } else {
+                let error = (target * (1.0 - target) / whole as f64).sqrt().max(f64::MIN_POSITIVE);
+                let gap = share(part, whole) - target;
+                if at_most { -gap / error } else { gap / error }
+            };
+            margin = margin.min(z);
+        }
+        margin
     }
 }
 
@@ -301,17 +328,20 @@ pub fn candidates(summaries: &[GenerationSummary], count: usize) -> Vec<(u32, Me
 }
 
 /// The trial that decides BEST and whether it met the targets: of those meeting them, the
-/// one with the fewest wrong readings, then the most readings (resignations and agreed
-/// draws); when none does, the one missing the fewest targets, then by the same order. The
-/// candidates played the same openings, so their counts compare.
+/// one meeting its weakest target by the widest [`TrialCounts::margin`], since a candidate
+/// at the edge of a target in a few hundred games may well miss it in the next few hundred;
+/// when none meets them, the one missing the fewest targets, then by the same margin. The
+/// earlier candidate wins a tie. The candidates played the same openings, so their counts
+/// compare.
 #[must_use]
 pub fn chosen<'a>(trials: &'a [Trial], targets: &Targets) -> Option<(&'a Trial, bool)> {
-    let key = |t: &Trial| {
-        let c = &t.counts;
-        (c.misses(targets).len(), c.wrong(), std::cmp::Reverse(c.resigned + c.agreed))
-    };
-    let best = trials.iter().min_by_key(|t| key(t))?;
-    Some((best, best.counts.misses(targets).is_empty()))
+    let misses = |t: &Trial| t.counts.misses(targets).len();
+    let best = trials.iter().reduce(|best, t| {
+        let better = misses(t) < misses(best)
+            || (misses(t) == misses(best) && t.counts.margin(targets) > best.counts.margin(targets));
+        if better { t } else { best }
+    })?;
+    Some((best, misses(best) == 0))
 }
 
 /// Tells how many games have ended.
@@ -520,7 +550,27 @@ mod tests {
     }
 
     #[test]
-    fn the_chosen_candidate_meets_the_targets_with_the_fewest_errors() {
+    fn the_margin_is_the_weakest_target_in_standard_errors() {
+        let t = Targets::default();
+        // 30 of 120 drawn games agreed: 25%, exactly at the target.
+        assert!(counts(100, 100, 0, 120, 30, 0).margin(&t).abs() < 1e-9);
+        // 110 of 400 agreed: 0.025 above 0.25, whose standard error in 400 games is 0.02165
+        // (the 110 agreements, none wrong, are 1.50 standard errors inside theirs).
+        let m = counts(300, 300, 0, 400, 110, 0).margin(&t);
+        assert!((m - 0.025 / 0.02165).abs() < 0.001, "{m}");
+        // 0 wrong of 10 agreements proves less than 0 of 100: 0.02 / sqrt(0.02 * 0.98 / 10).
+        let few = counts(300, 300, 0, 20, 10, 0).margin(&t);
+        assert!((few - 0.4518).abs() < 0.001, "{few}");
+        // A missed target is a negative margin; no drawn game, or an early offer, none at all.
+        assert!(counts(100, 30, 0, 40, 20, 0).margin(&t) < 0.0);
+        assert_eq!(counts(100, 60, 0, 0, 0, 0).margin(&t), f64::NEG_INFINITY);
+        let mut early = counts(100, 60, 0, 40, 20, 0);
+        early.add(&finish(None, HowEnded::Agreement, Some(5)), Some(&verdict(None)));
+        assert_eq!(early.margin(&t), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn the_chosen_candidate_meets_the_targets_by_the_widest_margin() {
         let trial = |id, counts| Trial {
             generation: 40,
             candidate: Member { id, born: 0, origin: Origin::Initial, values: vec![] },
@@ -528,16 +578,19 @@ mod tests {
         };
         let t = Targets::default();
         let trials = [
-            trial(1, counts(100, 30, 0, 40, 2, 0)),  // misses both shares
-            trial(2, counts(100, 60, 1, 40, 20, 0)), // meets, one error
-            trial(3, counts(100, 60, 0, 40, 12, 0)), // meets, no error
-            trial(4, counts(100, 70, 0, 40, 20, 0)), // meets, no error, more readings
+            trial(1, counts(100, 30, 0, 40, 2, 0)),   // misses both shares
+            trial(2, counts(100, 60, 1, 40, 20, 0)),  // meets, one resignation wrong of 60
+            trial(3, counts(100, 60, 0, 40, 10, 0)),  // meets, agreed 25%: at the edge
+            trial(4, counts(100, 70, 0, 40, 20, 0)),  // meets with room everywhere
+            trial(5, counts(100, 100, 0, 40, 10, 0)), // meets, agreed at the edge
         ];
         let (best, met) = chosen(&trials, &t).expect("a choice");
         assert_eq!((best.candidate.id, met), (4, true));
-        // None meets: the one missing the fewest targets, said so.
-        let (nearest, met) = chosen(&trials[..1], &t).expect("a choice");
-        assert_eq!((nearest.candidate.id, met), (1, false));
+        assert!(trials[3].counts.margin(&t) > trials[1].counts.margin(&t));
+        // None meets: the one missing the fewest targets, then by the margin, said so.
+        let failing = [trials[0].clone(), trial(6, counts(100, 30, 0, 40, 20, 0))];
+        let (nearest, met) = chosen(&failing, &t).expect("a choice");
+        assert_eq!((nearest.candidate.id, met), (6, false));
         let none: [Trial; 0] = [];
         assert!(chosen(&none, &t).is_none());
         assert!(trials[2].to_string().ends_with("| meets the targets"), "{}", trials[2]);
