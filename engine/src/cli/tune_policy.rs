@@ -300,26 +300,7 @@ impl TunePolicyArgs {
         let last = summaries.last().ok_or("no generation was played")?;
         let (generations, mut best, mut verdict) = (last.generation, last.best.clone(), String::new());
         if self.trial > 0 {
-            let candidates = candidates(&summaries, usize::from(self.candidates));
-            // The openings after those the generations used.
-            let first_opening = generations as usize * (tuner.header.population / 2);
-            let total = candidates.len() * self.trial as usize;
-            println!("trial: {} candidates, {} games each", candidates.len(), self.trial);
-            // A line every tenth of the games.
-            let mut progress = |ended: usize| {
-                if ended.is_multiple_of((total / 10).max(1)) {
-                    eprintln!("trial: {ended} of {total} games");
-                }
-            };
-            let trials = tuner
-                .trial(&candidates, self.trial as usize, first_opening, &mut progress, &cancel)
-                .map_err(|e| e.to_string())?;
-            for t in &trials {
-                println!("{t}");
-            }
-            let record = TrialRecord::new(generations, self.trial as usize, trials, &Targets::default())
-                .ok_or("the trial had no candidate")?;
-            writer.append_trial(&record).map_err(|e| format!("the log: {e}"))?;
+            let record = self.trial(&tuner, &summaries, &mut writer, &cancel)?;
             best = record.chosen().map(|t| t.candidate.clone()).ok_or("the trial lost its choice")?;
             verdict = if record.met {
                 " met the targets".into()
@@ -332,6 +313,40 @@ impl TunePolicyArgs {
             tuner.genome.names().iter().zip(&best.values).map(|(n, v)| format!("{n}={v}")).collect();
         println!("generations {generations} best #{}{verdict} {}", best.id, values.join(" "));
         Ok(())
+    }
+
+    /// The closing trial of the candidates of a run that `summaries` sum up, printed and
+    /// appended to its log.
+    fn trial(
+        &self,
+        tuner: &Tuner,
+        summaries: &[GenerationSummary],
+        writer: &mut LogWriter,
+        cancel: &AtomicBool,
+    ) -> Result<TrialRecord, String> {
+        let candidates = candidates(summaries, usize::from(self.candidates));
+        let after = summaries.last().map_or(0, |s| s.generation);
+        // The openings after those the generations used.
+        let first_opening = after as usize * (tuner.header.population / 2);
+        let games = self.trial as usize;
+        let total = candidates.len() * games;
+        println!("trial: {} candidates, {games} games each", candidates.len());
+        // A line every tenth of the games.
+        let mut progress = |ended: usize| {
+            if ended.is_multiple_of((total / 10).max(1)) {
+                eprintln!("trial: {ended} of {total} games");
+            }
+        };
+        let trials = tuner
+            .trial(&candidates, games, first_opening, &mut progress, cancel)
+            .map_err(|e| e.to_string())?;
+        for t in &trials {
+            println!("{t}");
+        }
+        let record = TrialRecord::new(after, games, trials, &Targets::default())
+            .ok_or("the trial had no candidate")?;
+        writer.append_trial(&record).map_err(|e| format!("the log: {e}"))?;
+        Ok(record)
     }
 }
 
