@@ -307,8 +307,9 @@ fn reading(finish: &Finish) -> Option<Reading> {
 }
 
 /// Up to `count` candidates for a trial, the newest first: the consensus member
-/// ([`GenerationSummary::best`]) of the last generation and of generations spaced evenly
-/// back over the run's second half, leaving out one whose values an earlier candidate has.
+/// ([`GenerationSummary::best`]) of the last generation and of generations back from it by
+/// a step of half the run over `count` (40 generations, 4 candidates: 40, 35, 30, 25),
+/// leaving out one whose values an earlier candidate has and then going on further back.
 #[must_use]
 pub fn candidates(summaries: &[GenerationSummary], count: usize) -> Vec<(u32, Member)> {
     let mut chosen: Vec<(u32, Member)> = Vec::new();
