@@ -103,10 +103,10 @@ impl fmt::Display for Miss {
         let pc = |x: f64| x * 100.0;
         match *self {
             Miss::WrongResignations(s, t) => {
-                write!(f, "{:.1}% of resignations wrong (at most {:.0}%)", pc(s), pc(t))
+                write!(f, "{:.2}% of resignations wrong (at most {:.0}%)", pc(s), pc(t))
             }
             Miss::WrongAgreements(s, t) => {
-                write!(f, "{:.1}% of agreed draws wrong (at most {:.0}%)", pc(s), pc(t))
+                write!(f, "{:.2}% of agreed draws wrong (at most {:.0}%)", pc(s), pc(t))
             }
             Miss::FewResignations(s, t) => {
                 write!(f, "{:.0}% of decisive games resigned (at least {:.0}%)", pc(s), pc(t))
