@@ -2,9 +2,10 @@
 //! `generation` line per generation (the population that played, every game with who
 //! played, how it ended, who offered, declined and resigned, the rule applied, and the
 //! population it left), and, when the run closed with a trial, a `trial` line with each
-//! candidate's games and the one chosen ([`TrialRecord`]). A line is appended and synced to the disk before the next
-//! generation starts, so a killed run loses at most the generation under way; an unfinished
-//! last line (a torn write) is ignored on reading and cut off on resuming.
+//! candidate's games and the one chosen ([`TrialRecord`]). A line is appended and synced to
+//! the disk before the next generation starts, so a killed run loses at most the generation
+//! under way; an unfinished last line (a torn write) is ignored on reading and cut off on
+//! resuming.
 //!
 //! [`TuningLog::read`] reads a log back for resuming and for plots:
 //! [`TuningLog::summaries`] gives one [`GenerationSummary`] per generation.
