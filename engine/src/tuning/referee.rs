@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
 use super::draw_odds::{drawn_percent, men};
-use super::{Playout, Seat, Tuner};
+use super::{Finish, HowEnded, Playout, Seat, Tuner};
 use crate::annotate::search::search;
 use crate::matches::{EngineSpec, MatchError};
 use crate::{
@@ -78,6 +78,19 @@ pub enum Reading {
 }
 
 impl Reading {
+    /// The reading a game ended on: an agreed draw, or a resignation (by the loser); `None`
+    /// for any other ending.
+    #[must_use]
+    pub fn ended(finish: &Finish) -> Option<Reading> {
+        match finish.how {
+            HowEnded::Agreement => Some(Reading::Draw),
+            HowEnded::Resignation => {
+                finish.resigned.or(finish.winner.map(Seat::other)).map(Reading::Resignation)
+            }
+            _ => None,
+        }
+    }
+
     /// The verdict on the reading, by `margins`, in a position with `men` on the board that
     /// White's side scores `white_cp`: the side that "wins" it, as a game played on would
     /// say (`None`: drawn). A position too lively to be drawn by [`Margins::draw_odds`] is

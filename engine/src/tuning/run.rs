@@ -13,10 +13,7 @@ use rand::rngs::StdRng;
 use super::log::{
     GenerationRecord, LogWriter, RefereeJudges, RunHeader, TunedGame, TuningLog, TuningLogError,
 };
-use super::{
-    Breeder, Finish, Genome, GenomeError, HowEnded, Member, Origin, Playout, Reading, Referee, Reply, Seat,
-    pair,
-};
+use super::{Breeder, Finish, Genome, GenomeError, Member, Origin, Playout, Reading, Referee, Reply, pair};
 use crate::matches::{
     EngineSpec, FinishedGame, Fixture, Flow, Format, MatchError, MatchReport, MatchSetup, OpeningSource,
     OpeningsError, Order, Program, SpecError, Standings, Watcher, engine_spec, move_limit, play_fixtures,
@@ -277,13 +274,7 @@ impl Tuner {
             for (_, finish, record) in &played {
                 let declined = finish.offers.iter().filter(|o| o.reply == Reply::Declined);
                 readings.extend(declined.map(|o| (*record, o.ply.min(record.len()), Reading::Draw)));
-                match (finish.how, finish.resigned.or(finish.winner.map(Seat::other))) {
-                    (HowEnded::Agreement, _) => readings.push((*record, record.len(), Reading::Draw)),
-                    (HowEnded::Resignation, Some(resigner)) => {
-                        readings.push((*record, record.len(), Reading::Resignation(resigner)));
-                    }
-                    _ => {}
-                }
+                readings.extend(Reading::ended(finish).map(|r| (*record, record.len(), r)));
             }
             let mut playouts = self.judge_readings(&readings, cancel)?.into_iter();
             for (_, finish, _) in &mut played {

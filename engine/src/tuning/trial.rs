@@ -21,9 +21,7 @@ use std::sync::atomic::AtomicBool;
 use serde::{Deserialize, Serialize};
 
 use super::run::finishes;
-use super::{
-    Finish, GenerationSummary, HowEnded, Margins, Member, Playout, Reading, Seat, Tuner, TuningError,
-};
+use super::{Finish, GenerationSummary, HowEnded, Margins, Member, Playout, Reading, Tuner, TuningError};
 use crate::GameRecord;
 use crate::matches::{EngineSpec, FinishedGame, Fixture, Flow, Standings, Watcher, play_fixtures};
 
@@ -297,15 +295,6 @@ impl TrialRecord {
     }
 }
 
-/// The reading a game ended on: an agreed draw, or a resignation (by the loser).
-fn reading(finish: &Finish) -> Option<Reading> {
-    match finish.how {
-        HowEnded::Agreement => Some(Reading::Draw),
-        HowEnded::Resignation => finish.resigned.or(finish.winner.map(Seat::other)).map(Reading::Resignation),
-        _ => None,
-    }
-}
-
 /// Up to `count` candidates for a trial, the newest first: the consensus member
 /// ([`GenerationSummary::best`]) of the last generation and of generations back from it by
 /// a step of half the run over `count` (40 generations, 4 candidates: 40, 35, 30, 25),
@@ -416,7 +405,7 @@ impl Tuner {
         let played = finishes(&report, &fixtures);
         let readings: Vec<(&GameRecord, usize, Reading)> = played
             .iter()
-            .filter_map(|(_, finish, record)| reading(finish).map(|r| (*record, record.len(), r)))
+            .filter_map(|(_, finish, record)| Reading::ended(finish).map(|r| (*record, record.len(), r)))
             .collect();
         let mut verdicts = self
             .referee(referee, &readings, Margins::default(), cancel)
@@ -431,7 +420,7 @@ impl Tuner {
             })
             .collect();
         for (fixture, finish, _) in &played {
-            let verdict = reading(finish).and_then(|_| verdicts.next().flatten());
+            let verdict = Reading::ended(finish).and_then(|_| verdicts.next().flatten());
             trials[fixture.encounter].counts.add(finish, verdict.as_ref());
         }
         Ok(trials)
@@ -441,7 +430,7 @@ impl Tuner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tuning::{EndingCounts, Offer, Origin, Reply};
+    use crate::tuning::{EndingCounts, Offer, Origin, Reply, Seat};
 
     fn finish(winner: Option<Seat>, how: HowEnded, offer_at: Option<u32>) -> Finish {
         let offers = offer_at
