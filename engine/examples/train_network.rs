@@ -31,8 +31,11 @@
 //!
 //! **Start.** Random weights (below), or with `--init NET` the weights of a network file of
 //! the format below, divided by their quantisation factors: to go on training a network on new
-//! data. Its hidden layer's size is taken from the file, and `--hidden` must agree or be left
-//! out.
+//! data. Its hidden layer's size is taken from the file unless `--hidden` asks for a wider one:
+//! then the network is widened, its neurons kept and the new ones given random input weights
+//! (as a fresh network's), their biases, and output weights of 0, so that the widened network
+//! evaluates every position as the file's did and the new neurons learn from there. A narrower
+//! `--hidden` is refused.
 //!
 //! **Loss.** The mean squared error between `sigmoid(out)` and the target
 //! `(1 - wdl) * sigmoid(score / 400) + wdl * result` (`--wdl`). AdamW (0.9, 0.999, 1e-8) with
@@ -168,10 +171,11 @@ fn parse_options() -> Result<Options, String> {
     }
     if let Some(init) = &o.init {
         let h = init.hidden();
-        if hidden_given && h != o.hidden {
-            return Err(format!("--hidden {} but the --init network has {h} hidden neurons", o.hidden));
+        if !hidden_given {
+            o.hidden = h;
+        } else if o.hidden < h {
+            return Err(format!("--hidden {} is narrower than the --init network's {h} neurons", o.hidden));
         }
-        o.hidden = h;
     }
     if o.hidden == 0 || !o.hidden.is_multiple_of(16) {
         return Err(format!("--hidden {} must be a positive multiple of 16", o.hidden));
@@ -628,6 +632,30 @@ fn dequantised(network: &Network) -> Vec<f32> {
     params
 }
 
+/// `params`, a network of `from` hidden neurons, widened to `layout`'s: the first `from`
+/// neurons are the old ones; the others start as a fresh network's (`initial_parameters`)
+/// but with output weights of 0, so that the output is unchanged.
+fn widened(params: &[f32], from: usize, layout: &Layout, rng: &mut StdRng) -> Vec<f32> {
+    let old = Layout { h: from };
+    if from == layout.h {
+        return params.to_vec();
+    }
+    let mut wide = initial_parameters(layout, rng);
+    let h = layout.h;
+    for f in 0..FEATURES {
+        wide[f * h..f * h + from].copy_from_slice(&params[f * from..(f + 1) * from]);
+    }
+    wide[layout.b1()][..from].copy_from_slice(&params[old.b1()]);
+    let (w2, old_w2) = (layout.w2().start, old.w2().start);
+    for half in 0..2 {
+        let new_half = &mut wide[w2 + half * h..w2 + (half + 1) * h];
+        new_half[..from].copy_from_slice(&params[old_w2 + half * from..old_w2 + (half + 1) * from]);
+        new_half[from..].fill(0.0);
+    }
+    wide[layout.b2()] = params[old.b2()];
+    wide
+}
+
 /// The initial parameters: `W1` uniform in ±0.1 (about 30 pieces give accumulators spread
 /// over ±0.3), `b1` 0.05, `W2` uniform in ±1/sqrt(2H), `b2` 0.
 fn initial_parameters(layout: &Layout, rng: &mut StdRng) -> Vec<f32> {
@@ -716,7 +744,7 @@ fn main() -> ExitCode {
     let mut rng = StdRng::seed_from_u64(options.seed);
     let layout = Layout { h: options.hidden };
     let mut params = match &options.init {
-        Some(network) => dequantised(network),
+        Some(network) => widened(&dequantised(network), network.hidden(), &layout, &mut rng),
         None => initial_parameters(&layout, &mut rng),
     };
     let mut train = samples;
@@ -843,6 +871,29 @@ mod tests {
         assert!(Network::from_bytes(shipped).is_ok_and(|n| n.hidden() == 64));
         assert!(Network::from_bytes(&shipped[..shipped.len() - 1]).is_err());
         assert!(Network::from_bytes(b"KBZNET02").is_err());
+    }
+
+    #[test]
+    fn a_widened_network_evaluates_as_the_narrow_one() {
+        let (narrow, wide) = (Layout { h: 16 }, Layout { h: 48 });
+        let mut rng = StdRng::seed_from_u64(7);
+        let params = initial_parameters(&narrow, &mut rng);
+        let wider = widened(&params, 16, &wide, &mut rng);
+        assert_eq!(wider.len(), wide.len());
+        // The new neurons are live (random input weights), but silent in the output.
+        assert!(wider[wide.w1()].chunks(48).all(|row| row[16..].iter().any(|&w| w != 0.0)));
+        let (mut s16, mut s48) = (Scratch::new(16), Scratch::new(48));
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP3PPP/R1BQKB1R b KQkq - 1 7",
+            "8/5k2/8/3K4/8/8/4P3/8 w - - 0 1",
+        ] {
+            let s = sample(fen);
+            let (a, b) = (forward(&params, &narrow, &s, &mut s16), forward(&wider, &wide, &s, &mut s48));
+            assert!((a - b).abs() < 1e-5, "{fen}: {a} against {b}");
+        }
+        // The same width is the same network.
+        assert_eq!(widened(&params, 16, &narrow, &mut rng), params);
     }
 
     #[test]
