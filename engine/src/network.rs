@@ -452,7 +452,6 @@ mod tests {
 
     #[test]
     fn incremental_updates_match_a_refresh_after_every_kind_of_move() {
-        let net = random_network(32);
         // Castling both ways, en passant, promotions with and without capture, captures.
         let fens = [
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -462,20 +461,22 @@ mod tests {
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
         ];
-        for fen in fens {
+        // One block of the output's sums and several, the last one partial.
+        for (hidden, fen) in [32, 160].into_iter().flat_map(|h| fens.map(|f| (h, f))) {
+            let net = random_network(hidden);
             let pos: Chess =
                 fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal");
-            let mut parent = Accumulator::new(32);
+            let mut parent = Accumulator::new(hidden);
             net.refresh(pos.board(), &mut parent);
             for m in pos.legal_moves() {
-                let mut child = Accumulator::new(32);
+                let mut child = Accumulator::new(hidden);
                 assert!(net.update(&parent, &mut child, pos.turn(), m));
                 let mut after = pos.clone();
                 after.play_unchecked(m);
-                let mut fresh = Accumulator::new(32);
+                let mut fresh = Accumulator::new(hidden);
                 net.refresh(after.board(), &mut fresh);
-                assert_eq!(child, fresh, "{fen} {m}");
-                assert_eq!(net.output(&child, after.turn()), net.evaluate(&after), "{fen} {m}");
+                assert_eq!(child, fresh, "{hidden}: {fen} {m}");
+                assert_eq!(net.output(&child, after.turn()), net.evaluate(&after), "{hidden}: {fen} {m}");
             }
         }
     }
