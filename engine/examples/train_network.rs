@@ -32,9 +32,9 @@
 //! **Start.** Random weights (below), or with `--init NET` the weights of a network file of
 //! the format below, divided by their quantisation factors: to go on training a network on new
 //! data. Its hidden layer's size is taken from the file unless `--hidden` asks for a wider one:
-//! then the network is widened, its neurons kept and the new ones given random input weights
-//! (as a fresh network's), their biases, and output weights of 0, so that the widened network
-//! evaluates every position as the file's did and the new neurons learn from there. A narrower
+//! then the network is widened: its neurons are kept, the new ones get input weights and
+//! biases as a fresh network's and output weights of 0, so that the widened network evaluates
+//! every position as the file's did and the new neurons learn from there. A narrower
 //! `--hidden` is refused.
 //!
 //! **Loss.** The mean squared error between `sigmoid(out)` and the target
