@@ -26,6 +26,14 @@ def searches(net, nodes=1_500_000):
     p = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     p.stdin.write(f"uci\nsetoption name EvalFile value {os.path.abspath(net)}\n"
                   "setoption name Hash value 16\nisready\n")
+    p.stdin.flush()
+    # A network the engine refuses would leave it on its built-in one: stop instead.
+    for line in p.stdout:
+        if line.startswith("info string error"):
+            p.kill()
+            sys.exit(f"{net}: {line.strip()}")
+        if line.startswith("readyok"):
+            break
     for fen in FENS:
         p.stdin.write(f"ucinewgame\nposition fen {fen}\ngo nodes {nodes}\n")
         p.stdin.flush()
@@ -40,6 +48,9 @@ def searches(net, nodes=1_500_000):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
+    if not os.access(ENGINE, os.X_OK):
+        sys.exit(f"no engine at {ENGINE}: build it with `cargo build --release -p kibitz-engine`"
+                 " or set KIBITZ_ENGINE")
     before = 0.0
     for _ in range(int(sys.argv[1])):
         for net in sys.argv[2:]:

@@ -462,8 +462,9 @@ mod tests {
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
         ];
         // One block of the output's sums and several, the last one partial.
-        for (hidden, fen) in [32, 160].into_iter().flat_map(|h| fens.map(|f| (h, f))) {
-            let net = random_network(hidden);
+        let nets = [random_network(32), random_network(160)];
+        for (net, fen) in nets.iter().flat_map(|n| fens.map(|f| (n, f))) {
+            let hidden = net.hidden();
             let pos: Chess =
                 fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal");
             let mut parent = Accumulator::new(hidden);
