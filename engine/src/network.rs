@@ -36,6 +36,9 @@ const SCALE: i32 = 400;
 const MAGIC: &[u8; 8] = b"KBZNET01";
 /// The widest hidden layer a file may have.
 const MAX_HIDDEN: usize = 4096;
+/// The largest output weight in magnitude: the output sums 64 neurons' `QA² × w` in an `i32`
+/// at a time (the trainer's weights stay within ±127).
+const MAX_OUTPUT_WEIGHT: i32 = i32::MAX / (64 * QA * QA);
 
 /// The network shipped with Kibitz, built into the program.
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../net/kibitz.nnue");
@@ -118,6 +121,8 @@ pub enum NetworkError {
         /// The file's length.
         found: usize,
     },
+    /// An output weight beyond what the evaluation's integer sums hold.
+    OutputWeightTooLarge(i16),
 }
 
 impl fmt::Display for NetworkError {
@@ -129,6 +134,9 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::WrongLength { expected, found } => {
                 write!(f, "the file has {found} bytes where its header says {expected}")
+            }
+            NetworkError::OutputWeightTooLarge(w) => {
+                write!(f, "an output weight of {w} (at most ±{MAX_OUTPUT_WEIGHT})")
             }
         }
     }
@@ -267,6 +275,9 @@ impl Network {
         let feature_weights: Vec<i16> = words.by_ref().take(INPUTS * h).collect();
         let feature_bias: Vec<i16> = words.by_ref().take(h).collect();
         let output_weights: Vec<i16> = words.collect();
+        if let Some(&w) = output_weights.iter().find(|&&w| i32::from(w).abs() > MAX_OUTPUT_WEIGHT) {
+            return Err(NetworkError::OutputWeightTooLarge(w));
+        }
         let mut bias = [0u8; 4];
         bias.copy_from_slice(&bytes[expected - 4..]);
         Ok(Network {
@@ -509,6 +520,15 @@ mod tests {
         bytes.extend_from_slice(&16u32.to_le_bytes());
         bytes.extend_from_slice(&[0; 10]);
         assert!(matches!(Network::from_bytes(&bytes), Err(NetworkError::WrongLength { found: 22, .. })));
+        // Output weights whose sums would overflow the evaluation's integers.
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&16u32.to_le_bytes());
+        bytes.extend_from_slice(&vec![0; 2 * (INPUTS * 16 + 16)]);
+        for _ in 0..2 * 16 {
+            bytes.extend_from_slice(&i16::MAX.to_le_bytes());
+        }
+        bytes.extend_from_slice(&0i32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&bytes).err(), Some(NetworkError::OutputWeightTooLarge(i16::MAX)));
     }
 
     #[test]
