@@ -34,7 +34,7 @@ CLAMP = 1500
 def sample(path, count):
     """Up to `count` (FEN, datagen score) pairs spread evenly over the file at `path`."""
     with open(path, encoding="utf-8", errors="replace") as f:
-        lines = [line for line in f if line.count("|") >= 1]
+        lines = [line for line in f if "|" in line]
     step = max(1, len(lines) // max(1, count))
     out = []
     for line in lines[::step][:count]:
@@ -76,16 +76,21 @@ def searched(fens, depth):
     process.stdin.write("uci\nsetoption name Hash value 16\n")
     values = []
     for fen in fens:
-        process.stdin.write(f"ucinewgame\nposition fen {fen}\ngo depth {depth}\n")
-        process.stdin.flush()
+        try:
+            process.stdin.write(f"ucinewgame\nposition fen {fen}\ngo depth {depth}\n")
+            process.stdin.flush()
+        except BrokenPipeError:
+            sys.exit(f"{STOCKFISH} quit before position {len(values) + 1}: {fen}")
         last = None
         for line in process.stdout:
             words = line.split()
+            if words[:1] == ["bestmove"]:
+                break
             if "score" in words and len(words) > words.index("score") + 2:
                 kind, value = words[words.index("score") + 1], int(words[words.index("score") + 2])
                 last = value if kind == "cp" else (CLAMP if value > 0 else -CLAMP)
-            elif words[:1] == ["bestmove"]:
-                break
+        else:
+            sys.exit(f"{STOCKFISH} stopped answering at position {len(values) + 1}: {fen}")
         black = fen.split()[1:2] == ["b"]
         values.append(None if last is None else (-last if black else last))
     process.stdin.write("quit\n")

@@ -36,9 +36,11 @@ const SCALE: i32 = 400;
 const MAGIC: &[u8; 8] = b"KBZNET01";
 /// The widest hidden layer a file may have.
 const MAX_HIDDEN: usize = 4096;
-/// The largest output weight in magnitude: the output sums 64 neurons' `QA² × w` in an `i32`
-/// at a time (the trainer's weights stay within ±127).
-const MAX_OUTPUT_WEIGHT: i32 = i32::MAX / (64 * QA * QA);
+/// How many neurons' `clamp(v, 0, QA)² × w` the output sums in an `i32` before widening.
+const OUTPUT_CHUNK: usize = 64;
+/// The largest output weight in magnitude that an `OUTPUT_CHUNK` sum holds (the trainer's
+/// weights stay within ±127).
+const MAX_OUTPUT_WEIGHT: i32 = i32::MAX / (OUTPUT_CHUNK as i32 * QA * QA);
 
 /// The network shipped with Kibitz, built into the program.
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../net/kibitz.nnue");
@@ -420,7 +422,7 @@ fn sub_sub_add(to: &mut [i16], from: &[i16], sub1: &[i16], sub2: &[i16], add: &[
 /// `Σ clamp(v, 0, QA)² × w`.
 fn screlu_dot(values: &[i16], weights: &[i16]) -> i64 {
     let mut sum = 0i64;
-    for chunk in values.chunks(64).zip(weights.chunks(64)) {
+    for chunk in values.chunks(OUTPUT_CHUNK).zip(weights.chunks(OUTPUT_CHUNK)) {
         let mut partial = 0i32;
         for (&v, &w) in chunk.0.iter().zip(chunk.1) {
             let v = i32::from(v).clamp(0, QA);
