@@ -161,9 +161,9 @@ fn a_move_that_repeats_a_position_once_is_not_judged_a_draw() {
     assert!(matches!(verdict.played, kibitz_engine::Score::Cp(cp) if cp > 200), "{verdict:?}");
     // Not a mistake: Stockfish 15.1 at depth 20 has 34. e6 at +4.78 and 34. Qh8+ at +4.73. At
     // depth 12 Kibitz may still prefer 34. e6 by up to an inaccuracy (`?!`); a draw score
-    // would make it a blunder. (Depths 8 to 10 are too shallow: there both the shipped network
-    // and the one before it see 34. e6 winning far more, and call 34. Qh8+ a blunder at one
-    // depth or another.)
+    // would make it a blunder. (Depths 8 to 10 are too shallow: there the networks of sessions
+    // 25 to 31 see 34. e6 winning far more at one depth or another, and call 34. Qh8+ a
+    // mistake or a blunder; from depth 11 none does.)
     assert!(!matches!(verdict.judgement, Some(Judgement::Mistake | Judgement::Blunder)), "{verdict:?}");
     let marks = nags(&annotated, 67);
     assert!(!marks.contains(&Nag(2)) && !marks.contains(&Nag(4)), "{marks:?}");
