@@ -10,6 +10,7 @@ The format is `train_network`'s (engine/examples/train_network.rs): `KBZNET01`, 
 size H as u32, W1 i16[768 H], b1 i16[H], W2 i16[2 H], b2 i32, little-endian. OUT is written
 to OUT.tmp and renamed.
 """
+import math
 import os
 import struct
 import sys
@@ -24,6 +25,8 @@ def main():
         data = bytearray(open(source, "rb").read())
     except (OSError, ValueError) as e:
         sys.exit(f"net_rescale: {e}")
+    if not math.isfinite(factor) or factor <= 0:
+        sys.exit(f"net_rescale: the factor must be a positive number, not {sys.argv[3]}")
     if data[:8] != b"KBZNET01" or len(data) < 12:
         sys.exit(f"{source}: not a Kibitz network file (no KBZNET01 header)")
     hidden = struct.unpack_from("<I", data, 8)[0]
@@ -38,7 +41,10 @@ def main():
         sys.exit(f"factor {factor} takes an output weight beyond the engine's ±{limit}")
     struct.pack_into(f"<{2 * hidden}h", data, out_weights, *scaled)
     bias = struct.unpack_from("<i", data, out_weights + 4 * hidden)[0]
-    struct.pack_into("<i", data, out_weights + 4 * hidden, round(bias * factor))
+    try:
+        struct.pack_into("<i", data, out_weights + 4 * hidden, round(bias * factor))
+    except struct.error:
+        sys.exit(f"factor {factor} takes the output bias beyond 32 bits")
     with open(target + ".tmp", "wb") as f:
         f.write(data)
     os.replace(target + ".tmp", target)
