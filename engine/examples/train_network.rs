@@ -4,7 +4,8 @@
 //! cargo run --release -p kibitz-engine --example train_network -- --data FILE [--data FILE]... --out NET
 //!     [--hidden 128] [--epochs 20] [--batch 16384] [--lr 0.001] [--lr-drop-every 8] [--lr-gamma 0.3]
 //!     [--wdl 0.3] [--weight-decay 0.01] [--threads N] [--seed 1] [--validation 0.02]
-//!     [--max-positions N] [--mirror] [--init NET]
+//!     [--max-positions N] [--mirror] [--init NET] [--scale 1]
+//! cargo run --release -p kibitz-engine --example train_network -- --init NET --epochs 0 --scale F --out NET2
 //! ```
 //!
 //! **Data.** Text files as the `datagen` example writes them, one position a line:
@@ -49,6 +50,13 @@
 //! `b1` as `i16 [H]` (`b * 255`), `W2` as `i16 [2 * H]` (`w * 64`) and `b2` as `i32`
 //! (`b * 255 * 64`), all rounded. The engine evaluates it in integers; at the end the trainer
 //! checks that integer evaluation against the float model on validation positions.
+//!
+//! **Scale.** `--scale F` writes the network with `W2` and `b2` multiplied by `F`, so that
+//! every evaluation is `F` times the model's and positions rank as before: networks trained on
+//! their own search scores come out larger than the truth, and the search's margins suit an
+//! evaluation near Stockfish's scale (README). The model trains at its own scale; the
+//! quantisation check compares the file with the scaled model. With `--epochs 0` and `--init`,
+//! `--data` may be left out: the file is then only rescaled.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -104,6 +112,8 @@ struct Options {
     mirror: bool,
     /// The network of `--init`, read while the options are checked.
     init: Option<Network>,
+    /// The factor of the written network's output layer.
+    scale: f32,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -124,6 +134,7 @@ fn parse_options() -> Result<Options, String> {
         max_positions: usize::MAX,
         mirror: false,
         init: None,
+        scale: 1.0,
     };
     let mut hidden_given = false;
     let mut args = std::env::args().skip(1);
@@ -154,6 +165,7 @@ fn parse_options() -> Result<Options, String> {
             "--validation" => o.validation = number(&flag, &value()?)?,
             "--max-positions" => o.max_positions = number(&flag, &value()?)?,
             "--mirror" => o.mirror = true,
+            "--scale" => o.scale = number(&flag, &value()?)?,
             "--init" => {
                 let path = PathBuf::from(value()?);
                 let read = std::fs::read(&path).map_err(|e| e.to_string());
@@ -163,8 +175,8 @@ fn parse_options() -> Result<Options, String> {
             _ => return Err(format!("unknown option {flag}")),
         }
     }
-    if o.data.is_empty() {
-        return Err("--data FILE is required".into());
+    if o.data.is_empty() && !(o.epochs == 0 && o.init.is_some()) {
+        return Err("--data FILE is required (unless --epochs 0 rescales an --init network)".into());
     }
     if o.out.as_os_str().is_empty() {
         return Err("--out NET is required".into());
@@ -191,6 +203,9 @@ fn parse_options() -> Result<Options, String> {
     }
     if !(o.lr.is_finite() && o.lr > 0.0 && o.lr_gamma.is_finite() && o.weight_decay.is_finite()) {
         return Err("--lr must be positive, --lr-gamma and --weight-decay finite".into());
+    }
+    if !(o.scale.is_finite() && o.scale > 0.0) {
+        return Err(format!("--scale {} must be a positive number", o.scale));
     }
     Ok(o)
 }
@@ -502,15 +517,32 @@ struct Quantised {
 }
 
 impl Quantised {
-    fn new(params: &[f32], layout: &Layout) -> Quantised {
+    /// The parameters quantised, the output layer multiplied by `scale`; an error when the
+    /// scaled output layer is beyond what the engine reads.
+    fn new(params: &[f32], layout: &Layout, scale: f32) -> Result<Quantised, String> {
         let q = |w: &f32, f: i32| (w * f as f32).round() as i16;
-        Quantised {
+        let mut w2 = Vec::with_capacity(2 * layout.h);
+        for w in &params[layout.w2()] {
+            let scaled = (w * scale * QB as f32).round();
+            if scaled.abs() > Network::MAX_OUTPUT_WEIGHT as f32 {
+                return Err(format!(
+                    "--scale {scale} takes an output weight to {scaled}, beyond the engine's ±{}",
+                    Network::MAX_OUTPUT_WEIGHT
+                ));
+            }
+            w2.push(scaled as i16);
+        }
+        let b2 = (f64::from(params[layout.b2()]) * f64::from(scale) * f64::from(QA * QB)).round();
+        if b2.abs() > f64::from(i32::MAX) {
+            return Err(format!("--scale {scale} takes the output bias beyond 32 bits"));
+        }
+        Ok(Quantised {
             h: layout.h,
             w1: params[layout.w1()].iter().map(|w| q(w, QA)).collect(),
             b1: params[layout.b1()].iter().map(|w| q(w, QA)).collect(),
-            w2: params[layout.w2()].iter().map(|w| q(w, QB)).collect(),
-            b2: (f64::from(params[layout.b2()]) * f64::from(QA * QB)).round() as i32,
-        }
+            w2,
+            b2: b2 as i32,
+        })
     }
 
     /// The engine's integer evaluation in centipawns for the side to move.
@@ -725,6 +757,18 @@ fn main() -> ExitCode {
         }
     };
     let started = Instant::now();
+    if let (true, Some(network)) = (options.data.is_empty(), &options.init) {
+        // Only a rescale of the --init network.
+        let layout = Layout { h: network.hidden() };
+        let written =
+            Quantised::new(&dequantised(network), &layout, options.scale).and_then(|q| q.write(&options.out));
+        if let Err(e) = written {
+            eprintln!("train_network: {e}");
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {} at {} times the size of the --init network", options.out.display(), options.scale);
+        return ExitCode::SUCCESS;
+    }
     let (mut samples, mut valid) = (Vec::new(), Vec::new());
     for path in &options.data {
         let before = samples.len();
@@ -789,12 +833,18 @@ fn main() -> ExitCode {
              {speed:.0} positions/s, {:.1} s",
             training.elapsed().as_secs_f64()
         );
-        if let Err(e) = Quantised::new(&params, &layout).write(&options.out) {
+        if let Err(e) = Quantised::new(&params, &layout, options.scale).and_then(|q| q.write(&options.out)) {
             eprintln!("train_network: {e}");
             return ExitCode::FAILURE;
         }
     }
-    let quantised = Quantised::new(&params, &layout);
+    let quantised = match Quantised::new(&params, &layout, options.scale) {
+        Ok(q) => q,
+        Err(e) => {
+            eprintln!("train_network: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     if options.epochs == 0
         && let Err(e) = quantised.write(&options.out)
     {
@@ -808,14 +858,15 @@ fn main() -> ExitCode {
     let checked = &checked[..checked.len().min(CHECK_POSITIONS)];
     let mut s = Scratch::new(layout.h);
     let (mut quant_error, mut data_error) = (0.0, 0.0);
+    let scale = f64::from(options.scale);
     for sample in checked {
         let float_cp = f64::from(forward(&params, &layout, sample, &mut s) * SCALE);
-        quant_error += (float_cp - quantised.evaluate(sample) as f64).abs();
+        quant_error += (float_cp * scale - quantised.evaluate(sample) as f64).abs();
         data_error += (float_cp - f64::from(sample.score)).abs();
     }
     let n = checked.len().max(1) as f64;
     println!(
-        "{} {} positions: mean |integer - float| {:.2} cp, mean |float - data score| {:.1} cp",
+        "{} {} positions: mean |integer - float × scale| {:.2} cp, mean |float - data score| {:.1} cp",
         checked.len(),
         if valid.is_empty() { "training" } else { "validation" },
         quant_error / n,
@@ -823,7 +874,8 @@ fn main() -> ExitCode {
     );
     if let Some(start) = Sample::new(&Chess::default(), 0, 0.5, options.wdl) {
         let float_cp = forward(&params, &layout, &start, &mut s) * SCALE;
-        println!("start position: float {float_cp:.1} cp, integer {} cp", quantised.evaluate(&start));
+        let scaled = float_cp * options.scale;
+        println!("start position: float {scaled:.1} cp, integer {} cp", quantised.evaluate(&start));
     }
     eprintln!("done in {:.1} s", started.elapsed().as_secs_f64());
     ExitCode::SUCCESS
@@ -854,7 +906,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(5);
         let params = initial_parameters(&layout, &mut rng);
         let path = std::env::temp_dir().join(format!("kibitz-train-{}.nnue", std::process::id()));
-        Quantised::new(&params, &layout).write(&path).expect("write");
+        Quantised::new(&params, &layout, 1.0).expect("quantise").write(&path).expect("write");
         let bytes = std::fs::read(&path).expect("read");
         let _ = std::fs::remove_file(&path);
         let read = Network::from_bytes(&bytes).expect("parse");
@@ -871,6 +923,36 @@ mod tests {
         assert!(Network::from_bytes(shipped).is_ok_and(|n| n.hidden() == 64));
         assert!(Network::from_bytes(&shipped[..shipped.len() - 1]).is_err());
         assert!(Network::from_bytes(b"KBZNET02").is_err());
+    }
+
+    #[test]
+    fn a_rescaled_network_evaluates_that_many_times_the_original() {
+        let shipped = Network::from_bytes(include_bytes!("../net/kibitz.nnue")).expect("shipped");
+        let layout = Layout { h: shipped.hidden() };
+        let params = dequantised(&shipped);
+        let same = Quantised::new(&params, &layout, 1.0).expect("scale 1");
+        let double = Quantised::new(&params, &layout, 2.0).expect("scale 2");
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP3PPP/R1BQKB1R b KQkq - 1 7",
+            "8/5k2/8/3K4/8/8/4P3/8 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/1q3PPP/6K1 w - - 0 1",
+        ] {
+            let pos: Chess = Fen::from_ascii(fen.as_bytes())
+                .expect("FEN")
+                .into_position(CastlingMode::Standard)
+                .expect("legal");
+            let s = sample(fen);
+            // Read back at scale 1, the file is the engine's network; at scale 2 it doubles
+            // every evaluation (within the integer divisions' rounding).
+            let (one, two) = (same.evaluate(&s), double.evaluate(&s));
+            assert_eq!(one, i64::from(shipped.evaluate(&pos)), "{fen}");
+            assert!((two - 2 * one).abs() <= 2, "{fen}: {two} against 2 × {one}");
+            assert!(one.abs() > 10, "{fen}: {one} cp is too small to tell a scale by");
+        }
+        // A factor that takes the output weights beyond the engine's limit is refused.
+        let error = Quantised::new(&params, &layout, 50.0).err().expect("refused");
+        assert!(error.contains("beyond the engine's"), "{error}");
     }
 
     #[test]

@@ -252,6 +252,8 @@ impl Network {
     pub const SCALE: i32 = SCALE;
     /// The first bytes of a network file.
     pub const MAGIC: &[u8; 8] = MAGIC;
+    /// The largest output weight in magnitude that a file may hold.
+    pub const MAX_OUTPUT_WEIGHT: i32 = MAX_OUTPUT_WEIGHT;
 
     /// Reads a network file.
     ///
