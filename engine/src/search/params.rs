@@ -78,7 +78,7 @@ pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 3;
 
 /// The null-move reduction grows by one ply per this much the static evaluation exceeds
 /// beta, up to [`NULL_MOVE_MARGIN_MAX`] plies.
-pub const NULL_MOVE_MARGIN_DIVISOR: i32 = 200;
+pub const NULL_MOVE_MARGIN_DIVISOR: i32 = 150;
 
 /// The most plies the evaluation margin adds to the null-move reduction.
 pub const NULL_MOVE_MARGIN_MAX: i32 = 3;
@@ -130,7 +130,7 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 
 /// The half-width of the first aspiration window, in centipawns.
-pub const ASPIRATION_WINDOW: i32 = 25;
+pub const ASPIRATION_WINDOW: i32 = 19;
 
 /// After a failed aspiration search the window widens by this factor.
 pub const ASPIRATION_GROWTH: i32 = 2;
@@ -159,17 +159,17 @@ pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
 pub const RFP_MAX_DEPTH: i32 = 6;
 
 /// Reverse futility pruning: the static evaluation must beat beta by this much per ply.
-pub const RFP_MARGIN: i32 = 80;
+pub const RFP_MARGIN: i32 = 60;
 
 /// Futility pruning of quiet moves applies up to this remaining depth.
 pub const FUTILITY_MAX_DEPTH: i32 = 3;
 
 /// Futility pruning: a quiet move is skipped when the static evaluation plus this much per
 /// ply of remaining depth (plus the base) cannot reach alpha.
-pub const FUTILITY_MARGIN: i32 = 100;
+pub const FUTILITY_MARGIN: i32 = 75;
 
 /// The part of the futility margin that does not depend on depth.
-pub const FUTILITY_BASE: i32 = 50;
+pub const FUTILITY_BASE: i32 = 38;
 
 /// The late-move reduction, in plies, of the `number`th move (from 1) searched with `depth`
 /// plies to go, before adjustments: `LMR_BASE + ln(depth) * ln(number) / LMR_DIVISOR`.
