@@ -758,10 +758,11 @@ fn main() -> ExitCode {
     };
     let started = Instant::now();
     if let (true, Some(network)) = (options.data.is_empty(), &options.init) {
-        // Only a rescale of the --init network.
-        let layout = Layout { h: network.hidden() };
-        let written =
-            Quantised::new(&dequantised(network), &layout, options.scale).and_then(|q| q.write(&options.out));
+        // Only a rescale of the --init network (widened, if --hidden asks for more neurons).
+        let layout = Layout { h: options.hidden };
+        let mut rng = StdRng::seed_from_u64(options.seed);
+        let params = widened(&dequantised(network), network.hidden(), &layout, &mut rng);
+        let written = Quantised::new(&params, &layout, options.scale).and_then(|q| q.write(&options.out));
         if let Err(e) = written {
             eprintln!("train_network: {e}");
             return ExitCode::FAILURE;
