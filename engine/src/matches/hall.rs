@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crossbeam_channel::unbounded;
+use crossbeam_channel::{Sender, bounded, unbounded};
 use shakmaty::{ByColor, KnownOutcome};
 
 use super::pgn_out::{GameTags, PgnLog, match_record};
@@ -115,7 +115,9 @@ impl<'a> Hall<'a> {
         let workers = setup.concurrency.clamp(1, jobs.len().max(1));
         let queue: Mutex<VecDeque<Job>> = Mutex::new(jobs.into());
         let stop = AtomicBool::new(false);
-        let (tx, rx) = unbounded::<(Job, PlayedGame)>();
+        // A worker waits until its game is written and the watcher has seen it before it
+        // takes the next job: a stop or cancel the watcher asks for then starts nothing new.
+        let (tx, rx) = unbounded::<(Job, PlayedGame, Sender<()>)>();
         let mut failure = None;
         std::thread::scope(|scope| {
             for board in 0..workers {
@@ -123,20 +125,21 @@ impl<'a> Hall<'a> {
                 let (queue, stop) = (&queue, &stop);
                 scope.spawn(move || {
                     let mut seats = Seats::new(&setup.engines, setup.ping_timeout);
+                    let (seen_tx, seen) = bounded::<()>(1);
                     loop {
                         if stop.load(Ordering::Relaxed) || cancel.load(Ordering::Relaxed) {
                             break;
                         }
                         let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
                         let played = super::board::play_job(setup, &mut seats, (board, &job), cancel);
-                        if tx.send((job, played)).is_err() {
+                        if tx.send((job, played, seen_tx.clone())).is_err() || seen.recv().is_err() {
                             break;
                         }
                     }
                 });
             }
             drop(tx);
-            for (job, played) in rx {
+            for (job, played, seen) in rx {
                 match self.finish(&job, played, watcher) {
                     Ok(Flow::Continue) => {}
                     Ok(Flow::Stop) => {
@@ -148,6 +151,7 @@ impl<'a> Hall<'a> {
                         failure.get_or_insert(e);
                     }
                 }
+                let _ = seen.send(());
             }
         });
         failure.map_or(Ok(()), Err)
