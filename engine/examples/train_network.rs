@@ -749,41 +749,38 @@ fn train_epoch(
 }
 
 fn main() -> ExitCode {
-    let options = match parse_options() {
-        Ok(o) => o,
+    match train() {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("train_network: {e}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
+    }
+}
+
+/// Reads the options and the data, trains and writes the network (or only rescales one).
+fn train() -> Result<(), String> {
+    let options = parse_options()?;
     let started = Instant::now();
     if let (true, Some(network)) = (options.data.is_empty(), &options.init) {
         // Only a rescale of the --init network (widened, if --hidden asks for more neurons).
         let layout = Layout { h: options.hidden };
         let mut rng = StdRng::seed_from_u64(options.seed);
         let params = widened(&dequantised(network), network.hidden(), &layout, &mut rng);
-        let written = Quantised::new(&params, &layout, options.scale).and_then(|q| q.write(&options.out));
-        if let Err(e) = written {
-            eprintln!("train_network: {e}");
-            return ExitCode::FAILURE;
-        }
+        Quantised::new(&params, &layout, options.scale)?.write(&options.out)?;
         println!("wrote {} at {} times the size of the --init network", options.out.display(), options.scale);
-        return ExitCode::SUCCESS;
+        return Ok(());
     }
     let (mut samples, mut valid) = (Vec::new(), Vec::new());
     for path in &options.data {
         let before = samples.len();
-        if let Err(e) = read_data(path, options.wdl, options.max_positions, &mut samples) {
-            eprintln!("train_network: {e}");
-            return ExitCode::FAILURE;
-        }
+        read_data(path, options.wdl, options.max_positions, &mut samples)?;
         let read = samples.len() - before;
         let held_out = (read as f64 * options.validation).round() as usize;
         valid.extend(samples.drain(samples.len() - held_out..));
     }
     if samples.is_empty() {
-        eprintln!("train_network: no positions");
-        return ExitCode::FAILURE;
+        return Err("no positions".into());
     }
 
     let mut rng = StdRng::seed_from_u64(options.seed);
@@ -834,23 +831,11 @@ fn main() -> ExitCode {
              {speed:.0} positions/s, {:.1} s",
             training.elapsed().as_secs_f64()
         );
-        if let Err(e) = Quantised::new(&params, &layout, options.scale).and_then(|q| q.write(&options.out)) {
-            eprintln!("train_network: {e}");
-            return ExitCode::FAILURE;
-        }
+        Quantised::new(&params, &layout, options.scale)?.write(&options.out)?;
     }
-    let quantised = match Quantised::new(&params, &layout, options.scale) {
-        Ok(q) => q,
-        Err(e) => {
-            eprintln!("train_network: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if options.epochs == 0
-        && let Err(e) = quantised.write(&options.out)
-    {
-        eprintln!("train_network: {e}");
-        return ExitCode::FAILURE;
+    let quantised = Quantised::new(&params, &layout, options.scale)?;
+    if options.epochs == 0 {
+        quantised.write(&options.out)?;
     }
     println!("wrote {}", options.out.display());
 
@@ -879,7 +864,7 @@ fn main() -> ExitCode {
         println!("start position: float {scaled:.1} cp, integer {} cp", quantised.evaluate(&start));
     }
     eprintln!("done in {:.1} s", started.elapsed().as_secs_f64());
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 #[cfg(test)]
