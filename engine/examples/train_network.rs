@@ -762,11 +762,14 @@ fn main() -> ExitCode {
 fn train() -> Result<(), String> {
     let options = parse_options()?;
     let started = Instant::now();
-    if let (true, Some(network)) = (options.data.is_empty(), &options.init) {
+    let mut rng = StdRng::seed_from_u64(options.seed);
+    let layout = Layout { h: options.hidden };
+    let mut params = match &options.init {
+        Some(network) => widened(&dequantised(network), network.hidden(), &layout, &mut rng),
+        None => initial_parameters(&layout, &mut rng),
+    };
+    if options.data.is_empty() && options.init.is_some() {
         // Only a rescale of the --init network (widened, if --hidden asks for more neurons).
-        let layout = Layout { h: options.hidden };
-        let mut rng = StdRng::seed_from_u64(options.seed);
-        let params = widened(&dequantised(network), network.hidden(), &layout, &mut rng);
         Quantised::new(&params, &layout, options.scale)?.write(&options.out)?;
         println!("wrote {} at {} times the size of the --init network", options.out.display(), options.scale);
         return Ok(());
@@ -783,12 +786,6 @@ fn train() -> Result<(), String> {
         return Err("no positions".into());
     }
 
-    let mut rng = StdRng::seed_from_u64(options.seed);
-    let layout = Layout { h: options.hidden };
-    let mut params = match &options.init {
-        Some(network) => widened(&dequantised(network), network.hidden(), &layout, &mut rng),
-        None => initial_parameters(&layout, &mut rng),
-    };
     let mut train = samples;
     if options.mirror {
         let mirrored: Vec<Sample> = train.iter().map(Sample::mirrored).collect();
