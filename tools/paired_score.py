@@ -8,7 +8,7 @@ Each side is a comma-separated list of `kibitz match` PGN files (a gauntlet of o
 against OPPONENT, the opponent's name as in the White and Black tags). A game of A is paired
 with the game of B that has the same Opening tag, the same colour for the build and the same
 occurrence of that pair (the same `--seed` gives both builds the same openings in the same
-order). For the paired games it prints each build's score against the opponent with the Elo
+order; give the two sides' files in the same order of seeds). For the paired games it prints each build's score against the opponent with the Elo
 it implies, and the mean difference of A's and B's points per game with its 95% interval
 (1.96 standard errors of the paired differences); games without a partner are counted and
 left out.
