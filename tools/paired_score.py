@@ -8,10 +8,10 @@ Each side is a comma-separated list of `kibitz match` PGN files (a gauntlet of o
 against OPPONENT, the opponent's name as in the White and Black tags). A game of A is paired
 with the game of B that has the same Opening tag, the same colour for the build and the same
 occurrence of that pair (the same `--seed` gives both builds the same openings in the same
-order; give the two sides' files in the same order of seeds). For the paired games it prints each build's score against the opponent with the Elo
-it implies, and the mean difference of A's and B's points per game with its 95% interval
-(1.96 standard errors of the paired differences); games without a partner are counted and
-left out.
+order; give the two sides' files in the same order of seeds). For the paired games it prints
+each build's score against the opponent with the Elo it implies, and the mean difference of
+A's and B's points per game with its 95% interval (1.96 standard errors of the paired
+differences); games without a partner are counted and left out.
 """
 import collections, math, re, statistics, sys
 
@@ -25,6 +25,8 @@ def points(paths, opponent):
             text = open(path, encoding="utf-8").read()
         except OSError as e:
             sys.exit(f"{path}: {e.strerror}")
+        except UnicodeDecodeError:
+            sys.exit(f"{path}: not a UTF-8 text file")
         for game in text.split("[Event ")[1:]:
             tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
             white, black = tags.get("White"), tags.get("Black")
