@@ -26,8 +26,9 @@ pub struct SearchLimits {
     pub movestogo: Option<u32>,
     /// Search until told to stop.
     pub infinite: bool,
-    /// Stop once a mate in at most this many moves is found, or, when there is none, after
-    /// searching twice the mate's length, `4 × mate − 2` plies (a mate in 0 counts as 1).
+    /// Prove a mate in at most this many moves: the search prunes and reduces nothing, stops
+    /// once it finds one, and, when there is none, after the mate's length, `2 × mate − 1`
+    /// plies (a mate in 0 counts as 1).
     pub mate: Option<u32>,
     /// Search on the opponent's time: no deadline counts until `Command::PonderHit`, and
     /// the best move is only reported after that (or after `Command::Stop`).

@@ -32,6 +32,8 @@ pub(super) struct Root<'a> {
     pub(super) draw_score: i32,
     /// The evaluation network, when the search uses it.
     pub(super) network: Option<&'a Network>,
+    /// Whether the search proves mates (`go mate`): see [`Searcher::proving`].
+    pub(super) proving: bool,
 }
 
 impl<'a> Root<'a> {
@@ -45,6 +47,7 @@ impl<'a> Root<'a> {
         node.draw_score = self.draw_score;
         node.network = self.network;
         node.root_turn = self.pos.turn();
+        node.proving = self.proving;
     }
 }
 

@@ -282,6 +282,7 @@ impl Engine {
             tb_score: root_tb_score,
             draw_score: self.draw_score,
             network: self.network.as_deref(),
+            proving: limits.mate.is_some(),
         };
         let mut path = history.to_vec();
         path.push(root.hash);

@@ -83,6 +83,10 @@ pub struct Searcher<'a> {
     pub draw_score: i32,
     /// The side to move at the root.
     pub root_turn: shakmaty::Color,
+    /// Whether the search proves mates (`go mate`): it prunes and reduces nothing and trusts
+    /// only the table entries it wrote itself, so that a search `2 × N − 1` plies deep finds
+    /// every mate in `N` moves, whatever the table held and whatever the other threads do.
+    pub proving: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -124,6 +128,7 @@ impl<'a> Searcher<'a> {
             tb_hits: 0,
             draw_score: 0,
             root_turn: shakmaty::Color::White,
+            proving: false,
         }
     }
 
@@ -176,6 +181,12 @@ impl<'a> Searcher<'a> {
         };
         self.eval_cache.store(hash, score);
         score
+    }
+
+    /// The table's entry for `hash`, `ply` plies from the root: when proving, only one this
+    /// search wrote.
+    fn probe(&self, hash: u64, ply: usize) -> Option<Entry> {
+        if self.proving { self.tt.probe_current(hash, ply) } else { self.tt.probe(hash, ply) }
     }
 
     /// The score of a draw in `pos`, for its side to move.
@@ -248,7 +259,7 @@ impl<'a> Searcher<'a> {
         }
 
         let pv_node = beta - alpha > 1;
-        let entry = self.tt.probe(hash, ply);
+        let entry = self.probe(hash, ply);
         if let Some(entry) = entry
             && !pv_node
             && entry.depth >= depth
@@ -303,6 +314,7 @@ impl<'a> Searcher<'a> {
         };
         // Reverse futility: far enough above beta that a shallow search will not fall below.
         if !pv_node
+            && !self.proving
             && !in_check
             && ply > 0
             && depth <= RFP_MAX_DEPTH
@@ -313,6 +325,7 @@ impl<'a> Searcher<'a> {
         }
 
         if !pv_node
+            && !self.proving
             && !in_check
             && !null_before
             && ply > 0
@@ -342,7 +355,7 @@ impl<'a> Searcher<'a> {
         let tt_move = entry
             .and_then(|e| e.best)
             .filter(|&m| pos.is_legal(m) && (ply > 0 || self.root_moves.contains(&m)));
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !self.proving {
             depth -= 1;
         }
 
@@ -387,7 +400,7 @@ impl<'a> Searcher<'a> {
             let gives_check = gives_check(pos, m);
             // Pruning of moves that are unlikely to matter, once one line guards against mate;
             // checks are always searched.
-            if ply > 0 && best_score > -MATE_BOUND && !in_check && !gives_check {
+            if ply > 0 && !self.proving && best_score > -MATE_BOUND && !in_check && !gives_check {
                 if quiet_move
                     && (skip_quiets
                         || futile
@@ -421,16 +434,17 @@ impl<'a> Searcher<'a> {
             let score = if searched == 0 {
                 -self.negamax(&child, child_hash, depth - 1, -beta, -alpha, ply + 1, false)
             } else {
-                let reduction = if quiet_move && !in_check && !gives_check && depth >= LMR_MIN_DEPTH {
-                    let mut r = lmr_reduction(depth, searched + 1);
-                    r -= i32::from(pv_node);
-                    r += i32::from(!improving);
-                    r -= i32::from(self.ordering.is_refutation(m, ply, prev)) * 2;
-                    r -= self.ordering.history(turn, m) / LMR_HISTORY_DIVISOR;
-                    r.clamp(0, depth - 2)
-                } else {
-                    0
-                };
+                let reduction =
+                    if quiet_move && !self.proving && !in_check && !gives_check && depth >= LMR_MIN_DEPTH {
+                        let mut r = lmr_reduction(depth, searched + 1);
+                        r -= i32::from(pv_node);
+                        r += i32::from(!improving);
+                        r -= i32::from(self.ordering.is_refutation(m, ply, prev)) * 2;
+                        r -= self.ordering.history(turn, m) / LMR_HISTORY_DIVISOR;
+                        r.clamp(0, depth - 2)
+                    } else {
+                        0
+                    };
                 let mut score = -self.negamax(
                     &child,
                     child_hash,
@@ -531,7 +545,7 @@ impl<'a> Searcher<'a> {
         }
         let pv_node = beta - alpha > 1;
         if !pv_node
-            && let Some(entry) = self.tt.probe(hash, ply)
+            && let Some(entry) = self.probe(hash, ply)
             && match entry.bound {
                 Bound::Exact => true,
                 Bound::Lower => entry.score >= beta,

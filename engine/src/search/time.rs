@@ -18,12 +18,12 @@ use super::params::{
 use crate::SearchLimits;
 
 /// The deepest a search for a mate in `moves` goes (`go mate`), so that it ends when there
-/// is no such mate. The mate is `2 × moves − 1` plies long; the search goes twice as deep,
-/// because reductions and pruning can hide a mate from a search of just its length. A mate
-/// in 0 moves, which only a side already mated has, is taken as a mate in 1.
+/// is no such mate: the mate's length, `2 × moves − 1` plies, which is enough because that
+/// search prunes and reduces nothing (see `Searcher::proving`). A mate in 0 moves, which
+/// only a side already mated has, is taken as a mate in 1.
 #[must_use]
 pub fn mate_depth(moves: u32) -> u32 {
-    moves.max(1).saturating_mul(4) - 2
+    moves.max(1).saturating_mul(2) - 1
 }
 
 /// The time one move may take on a clock.
@@ -211,14 +211,14 @@ mod tests {
     }
 
     #[test]
-    fn a_mate_search_ends_at_twice_the_mate_length() {
+    fn a_mate_search_ends_at_the_mate_length() {
         let pondering = AtomicBool::new(false);
         let depth = |mate: u32, depth: Option<u32>| {
             let limits = SearchLimits { mate: Some(mate), depth, ..Default::default() };
             Budget::new(&limits, Color::White, &pondering).depth
         };
-        // A mate in 0 is looked for as a mate in 1: 1 ply, searched 2 deep.
-        assert_eq!((depth(0, None), depth(1, None), depth(3, None)), (2, 2, 10));
+        // A mate in 0 is looked for as a mate in 1: 1 ply.
+        assert_eq!((depth(0, None), depth(1, None), depth(3, None)), (1, 1, 5));
         assert_eq!(depth(3, Some(4)), 4);
         assert_eq!(depth(u32::MAX, None), MAX_DEPTH);
     }

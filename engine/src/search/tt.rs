@@ -105,6 +105,16 @@ impl TranspositionTable {
         Some(Entry { score: score_from_tt(stored.entry.score, ply), ..stored.entry })
     }
 
+    /// Like [`TranspositionTable::probe`], but only an entry the current search wrote: a
+    /// search that proves mates must not trust the bounds of an earlier search that pruned.
+    #[must_use]
+    pub fn probe_current(&self, key: u64, ply: usize) -> Option<Entry> {
+        let bucket = &self.buckets[self.index(key)];
+        let stored =
+            bucket.iter().filter_map(load).find(|s| s.entry.key == key && s.generation == self.generation)?;
+        Some(Entry { score: score_from_tt(stored.entry.score, ply), ..stored.entry })
+    }
+
     /// How many searches ago `stored` was written.
     fn age(&self, stored: &Stored) -> i32 {
         i32::from(self.generation.wrapping_sub(stored.generation))
@@ -263,6 +273,19 @@ mod tests {
         assert_eq!(got.score, 42);
         assert_eq!(got.key, 12345);
         assert!(tt.probe(54321, 0).is_none());
+    }
+
+    #[test]
+    fn a_proof_sees_only_the_current_search_entries() {
+        let mut tt = TranspositionTable::new(1);
+        let entry = |score| Entry { key: 0, best: None, score, depth: 3, bound: Bound::Upper };
+        tt.store(1, 0, entry(-40));
+        assert_eq!(tt.probe_current(1, 0).map(|e| e.score), Some(-40));
+        tt.new_search();
+        assert!(tt.probe_current(1, 0).is_none(), "written by the search before");
+        assert_eq!(tt.probe(1, 0).map(|e| e.score), Some(-40));
+        tt.store(1, 0, entry(MATE - 5));
+        assert_eq!(tt.probe_current(1, 2).map(|e| e.score), Some(MATE - 7));
     }
 
     #[test]
