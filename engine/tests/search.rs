@@ -112,7 +112,7 @@ fn sees_being_mated() {
 
 #[test]
 fn a_mate_search_proves_the_mates_that_pruning_hides() {
-    // WAC.001 (1. Qg6 and 2. Qxg7#, or 1... fxg6 2. Nxg6#) and WAC.099 (1. Rh5, then 2. Qxh7#
+    // WAC.001 (1. Qg6, then 2. Qh7#, or after 1... fxg6 2. Nxg6#) and WAC.099 (1. Rh5, then 2. Qxh7#
     // or, after 1... gxh5, 2. Qf6#) are mates in two by a quiet move that leaves material
     // en prise. Searched with pruning, 6 plies deep, one thread missed the first and two
     // threads the second more often than not. A search for the mate (`go mate 2`) prunes

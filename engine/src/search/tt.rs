@@ -100,18 +100,20 @@ impl TranspositionTable {
     /// The entry for `key`, with its mate score converted to be relative to `ply`.
     #[must_use]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
-        let bucket = &self.buckets[self.index(key)];
-        let stored = bucket.iter().filter_map(load).find(|s| s.entry.key == key)?;
-        Some(Entry { score: score_from_tt(stored.entry.score, ply), ..stored.entry })
+        self.find(key, ply, |_| true)
     }
 
     /// Like [`TranspositionTable::probe`], but only an entry the current search wrote: a
     /// search that proves mates must not trust the bounds of an earlier search that pruned.
     #[must_use]
     pub fn probe_current(&self, key: u64, ply: usize) -> Option<Entry> {
+        self.find(key, ply, |s| s.generation == self.generation)
+    }
+
+    /// The entry for `key` that `keep` accepts, its mate score relative to `ply`.
+    fn find(&self, key: u64, ply: usize, keep: impl Fn(&Stored) -> bool) -> Option<Entry> {
         let bucket = &self.buckets[self.index(key)];
-        let stored =
-            bucket.iter().filter_map(load).find(|s| s.entry.key == key && s.generation == self.generation)?;
+        let stored = bucket.iter().filter_map(load).find(|s| s.entry.key == key && keep(s))?;
         Some(Entry { score: score_from_tt(stored.entry.score, ply), ..stored.entry })
     }
 
