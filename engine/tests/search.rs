@@ -115,7 +115,7 @@ fn a_mate_search_proves_the_mates_that_pruning_hides() {
     // WAC.001 (1. Qg6, then 2. Qh7#, or after 1... fxg6 2. Nxg6#) and WAC.099 (1. Rh5, then
     // 2. Qxh7#, or after 1... gxh5 2. Qf6#) are mates in two by a quiet move that leaves
     // material en prise. Searched with pruning 6 plies deep, one thread missed the first every
-    // time and two threads the second more often than not. A search for the mate (`go mate
+    // time and two threads the second about half the time. A search for the mate (`go mate
     // 2`) prunes nothing and finds both in 3 plies, on one thread and on two.
     for fen in [
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
