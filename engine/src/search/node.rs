@@ -9,7 +9,7 @@ use shakmaty_syzygy::Wdl;
 
 use super::accumulators::AccumulatorStack;
 use super::eval_cache::EvalCache;
-use super::ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
+use super::ordering::{Lineage, MovePicker, OrderingTables, is_tactical, loses_material};
 use super::params::{
     CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH,
     LMP_BASE, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MATE, MATE_BOUND, MAX_PLY,
@@ -361,13 +361,14 @@ impl<'a> Searcher<'a> {
 
         let turn = pos.turn();
         let prev = if ply > 0 { self.line[ply - 1] } else { None };
+        let lineage = Lineage { prev, prev2: if ply > 1 { self.line[ply - 2] } else { None } };
         let mut picker = std::mem::take(&mut self.pickers[ply]);
         // The transposition table's move is searched before the other moves are generated:
         // often it cuts off, and they never are.
         picker.reset(tt_move);
         let mut generated = false;
         if tt_move.is_none() {
-            if !self.generate(&mut picker, pos, ply, None, prev) {
+            if !self.generate(&mut picker, pos, ply, None, lineage) {
                 self.pickers[ply] = picker;
                 return if in_check { -MATE + ply as i32 } else { self.draw(pos) };
             }
@@ -391,7 +392,7 @@ impl<'a> Searcher<'a> {
                 Some(m) => m,
                 None if !generated => {
                     generated = true;
-                    self.generate(&mut picker, pos, ply, tt_move, prev);
+                    self.generate(&mut picker, pos, ply, tt_move, lineage);
                     continue;
                 }
                 None => break,
@@ -480,7 +481,7 @@ impl<'a> Searcher<'a> {
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
                         if quiet_move {
-                            self.ordering.reward(turn, m, &quiets_tried, prev, ply, depth);
+                            self.ordering.reward(turn, m, &quiets_tried, lineage, ply, depth);
                         }
                         break;
                     }
@@ -509,7 +510,7 @@ impl<'a> Searcher<'a> {
         pos: &Chess,
         ply: usize,
         skip: Option<Move>,
-        prev: Option<Move>,
+        lineage: Lineage,
     ) -> bool {
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
@@ -521,7 +522,7 @@ impl<'a> Searcher<'a> {
         if let Some(skip) = skip {
             moves.retain(|m| *m != skip);
         }
-        self.ordering.order(picker, pos, &moves, ply, prev);
+        self.ordering.order(picker, pos, &moves, ply, lineage);
         true
     }
 
