@@ -168,15 +168,6 @@ impl OrderingTables {
         }
     }
 
-    /// The continuation history of the quiet move `m` by `color` after `lineage`.
-    fn continuation(&self, color: Color, m: Move, lineage: Lineage) -> i32 {
-        Self::continuation_indices(color, m, lineage)
-            .into_iter()
-            .flatten()
-            .map(|i| i32::from(self.continuation[i]))
-            .sum()
-    }
-
     /// The history score of the quiet move `m` by `color`.
     #[must_use]
     pub fn history(&self, color: Color, m: Move) -> i32 {
@@ -191,7 +182,7 @@ impl OrderingTables {
     }
 
     /// The ordering key of `m` at `ply`; higher is searched first.
-    fn key(&self, pos: &Chess, m: Move, ply: usize, counter: Option<Move>, lineage: Lineage) -> i32 {
+    fn key(&self, pos: &Chess, m: Move, ply: usize, counter: Option<Move>, rows: [Option<&[i16]>; 2]) -> i32 {
         if is_tactical(m) {
             let key = tactical_key(m);
             if loses_material(pos, m) { key - CAPTURE + BAD_CAPTURE } else { key }
@@ -202,8 +193,21 @@ impl OrderingTables {
         } else if counter == Some(m) {
             COUNTER
         } else {
-            self.history[Self::history_index(pos.turn(), m)] + self.continuation(pos.turn(), m, lineage)
+            let target = piece_target(pos.turn(), m);
+            let continuation: i32 = rows.iter().flatten().map(|row| i32::from(row[target])).sum();
+            self.history[Self::history_index(pos.turn(), m)] + continuation
         }
+    }
+
+    /// The rows of the continuation history that `color`'s moves after `lineage` read: one
+    /// for each move of the lineage, indexed by the new move's piece and target.
+    fn continuation_rows(&self, color: Color, lineage: Lineage) -> [Option<&[i16]>; 2] {
+        [(lineage.prev, !color), (lineage.prev2, color)].map(|(before, by)| {
+            before.map(|b| {
+                let start = piece_target(by, b) * 768;
+                &self.continuation[start..start + 768]
+            })
+        })
     }
 
     /// Loads `picker` with `moves` of `pos`, ordered for searching at `ply`, `prev` being
@@ -218,7 +222,8 @@ impl OrderingTables {
     ) {
         let counter = lineage.prev.and_then(|p| self.counters[counter_index(p)]);
         picker.entries.clear();
-        picker.entries.extend(moves.iter().map(|&m| (m, self.key(pos, m, ply, counter, lineage))));
+        let rows = self.continuation_rows(pos.turn(), lineage);
+        picker.entries.extend(moves.iter().map(|&m| (m, self.key(pos, m, ply, counter, rows))));
         picker.next = 0;
     }
 }
@@ -299,6 +304,12 @@ mod tests {
         assert_eq!(second.capture(), Some(Role::Queen));
     }
 
+    /// The continuation history of the quiet move `m` by `color` after `lineage`.
+    fn continuation(tables: &OrderingTables, color: Color, m: Move, lineage: Lineage) -> i32 {
+        let target = piece_target(color, m);
+        tables.continuation_rows(color, lineage).iter().flatten().map(|row| i32::from(row[target])).sum()
+    }
+
     /// The first quiet move `order` hands out for `pos` at ply 0 after `lineage`.
     fn first_quiet(tables: &OrderingTables, pos: &Chess, lineage: Lineage) -> Move {
         let mut picker = MovePicker::default();
@@ -337,10 +348,10 @@ mod tests {
         for _ in 0..1_000 {
             tables.reward(Color::White, m, &[], lineage, 10, 20);
         }
-        assert_eq!(tables.continuation(Color::White, m, lineage), 2 * HISTORY_LIMIT);
+        assert_eq!(continuation(&tables, Color::White, m, lineage), 2 * HISTORY_LIMIT);
         for _ in 0..1_000 {
             tables.reward(Color::White, pos.legal_moves()[1], &[m], lineage, 10, 20);
         }
-        assert_eq!(tables.continuation(Color::White, m, lineage), -2 * HISTORY_LIMIT);
+        assert_eq!(continuation(&tables, Color::White, m, lineage), -2 * HISTORY_LIMIT);
     }
 }
