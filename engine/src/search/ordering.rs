@@ -64,8 +64,8 @@ pub struct OrderingTables {
     /// The quiet move that last refuted each move, by the refuted move's role and target.
     counters: Vec<Option<Move>>,
     /// Continuation history: how often a quiet move (by piece and target) cut off after a
-    /// move one or two plies earlier (by piece and target), 768 × 768 entries. +26.9 ± 15.2
-    /// over 1166 games at 20,000 nodes a move (docs/STRENGTH.md, session 39). Its scores
+    /// move one or two plies earlier (by piece and target), 768 × 768 entries. +28.1 [+17.2,
+    /// +39.1] over 2166 games at 20,000 nodes a move (docs/STRENGTH.md, session 39). Its scores
     /// stay within `HISTORY_LIMIT` as the history's do, so 16 bits hold them.
     continuation: Vec<i16>,
 }
@@ -210,8 +210,8 @@ impl OrderingTables {
         })
     }
 
-    /// Loads `picker` with `moves` of `pos`, ordered for searching at `ply`, `prev` being
-    /// the move that led there.
+    /// Loads `picker` with `moves` of `pos`, ordered for searching at `ply`, `lineage`
+    /// holding the moves that led there.
     pub fn order(
         &self,
         picker: &mut MovePicker,
