@@ -75,6 +75,18 @@ fn piece_target(color: Color, m: Move) -> usize {
     (usize::from(color == Color::Black) * 6 + m.role() as usize - 1) * 64 + m.to().to_usize()
 }
 
+/// `value` moved by `delta`, less so the nearer it is to `HISTORY_LIMIT` in that direction,
+/// so scores stay within the limit and recent results count most.
+fn gravity(value: i32, delta: i32) -> i32 {
+    value + delta - value * delta.abs() / HISTORY_LIMIT
+}
+
+/// The continuation score of the quiet move `m` by `color` in the `rows` its lineage reads.
+fn continuation_score(rows: [Option<&[i16]>; 2], color: Color, m: Move) -> i32 {
+    let target = piece_target(color, m);
+    rows.iter().flatten().map(|row| i32::from(row[target])).sum()
+}
+
 /// The moves one and two plies before a node, each with the side that played it; either is
 /// `None` at the root's first plies or after a null move.
 #[derive(Clone, Copy, Default)]
@@ -149,22 +161,23 @@ impl OrderingTables {
         }
     }
 
-    /// The continuation entries of `m` by `color` after the moves of `lineage`.
-    fn continuation_indices(color: Color, m: Move, lineage: Lineage) -> [Option<usize>; 2] {
-        let target = piece_target(color, m);
+    /// Where the rows of the continuation history that `color`'s moves after `lineage` use
+    /// start: one for each move of the lineage, by that move's piece and target.
+    fn row_starts(color: Color, lineage: Lineage) -> [Option<usize>; 2] {
         [(lineage.prev, !color), (lineage.prev2, color)]
-            .map(|(before, by)| before.map(|b| piece_target(by, b) * 768 + target))
+            .map(|(before, by)| before.map(|b| piece_target(by, b) * 768))
     }
 
-    /// Moves a history score by `delta`, less so the nearer it is to the limit in that
-    /// direction, so scores stay within the limit and recent results count most.
+    /// Moves the history and continuation scores of `m` by `color` after `lineage` by `delta`
+    /// (see [`gravity`]).
     fn adjust(&mut self, color: Color, m: Move, delta: i32, lineage: Lineage) {
         let entry = &mut self.history[Self::history_index(color, m)];
-        *entry += delta - *entry * delta.abs() / HISTORY_LIMIT;
-        for index in Self::continuation_indices(color, m, lineage).into_iter().flatten() {
-            let entry = &mut self.continuation[index];
-            let value = i32::from(*entry);
-            *entry = (value + delta - value * delta.abs() / HISTORY_LIMIT) as i16;
+        *entry = gravity(*entry, delta);
+        let target = piece_target(color, m);
+        for start in Self::row_starts(color, lineage).into_iter().flatten() {
+            let entry = &mut self.continuation[start + target];
+            // Within ±HISTORY_LIMIT, so the 16 bits hold it.
+            *entry = gravity(i32::from(*entry), delta) as i16;
         }
     }
 
@@ -193,21 +206,15 @@ impl OrderingTables {
         } else if counter == Some(m) {
             COUNTER
         } else {
-            let target = piece_target(pos.turn(), m);
-            let continuation: i32 = rows.iter().flatten().map(|row| i32::from(row[target])).sum();
-            self.history[Self::history_index(pos.turn(), m)] + continuation
+            self.history[Self::history_index(pos.turn(), m)] + continuation_score(rows, pos.turn(), m)
         }
     }
 
     /// The rows of the continuation history that `color`'s moves after `lineage` read: one
     /// for each move of the lineage, indexed by the new move's piece and target.
     fn continuation_rows(&self, color: Color, lineage: Lineage) -> [Option<&[i16]>; 2] {
-        [(lineage.prev, !color), (lineage.prev2, color)].map(|(before, by)| {
-            before.map(|b| {
-                let start = piece_target(by, b) * 768;
-                &self.continuation[start..start + 768]
-            })
-        })
+        Self::row_starts(color, lineage)
+            .map(|start| start.map(|start| &self.continuation[start..start + 768]))
     }
 
     /// Loads `picker` with `moves` of `pos`, ordered for searching at `ply`, `lineage`
@@ -306,8 +313,7 @@ mod tests {
 
     /// The continuation history of the quiet move `m` by `color` after `lineage`.
     fn continuation(tables: &OrderingTables, color: Color, m: Move, lineage: Lineage) -> i32 {
-        let target = piece_target(color, m);
-        tables.continuation_rows(color, lineage).iter().flatten().map(|row| i32::from(row[target])).sum()
+        continuation_score(tables.continuation_rows(color, lineage), color, m)
     }
 
     /// The first quiet move `order` hands out for `pos` at ply 0 after `lineage`.
