@@ -25,14 +25,28 @@ impl AccumulatorStack {
         }
     }
 
-    /// The network's evaluation of `pos`, which is `ply` plies from the root, reached by
-    /// `line[..ply]` (each move played by the side to move at its ply; `None` a null move).
-    pub fn evaluate(&mut self, net: &Network, pos: &Chess, line: &[Option<Move>], ply: usize) -> i32 {
+    /// Computes the root's accumulator from `pos`, the root position, so that every later
+    /// accumulator of the search follows from an ancestor's by a few moves: without it, a root
+    /// whose evaluation was cached leaves the nodes below it to be computed from scratch.
+    pub fn set_root(&mut self, net: &Network, pos: &Chess) {
+        self.allocate(net, 0);
+        net.refresh(pos.board(), &mut self.accumulators[0]);
+        self.valid[0] = true;
+    }
+
+    /// Makes room for `ply`'s accumulator, of `net`'s hidden size.
+    fn allocate(&mut self, net: &Network, ply: usize) {
         if self.hidden != net.hidden() || self.accumulators.len() <= ply {
             self.hidden = net.hidden();
             self.accumulators = (0..=MAX_PLY.max(ply)).map(|_| Accumulator::new(net.hidden())).collect();
             self.valid = vec![false; self.accumulators.len()];
         }
+    }
+
+    /// The network's evaluation of `pos`, which is `ply` plies from the root, reached by
+    /// `line[..ply]` (each move played by the side to move at its ply; `None` a null move).
+    pub fn evaluate(&mut self, net: &Network, pos: &Chess, line: &[Option<Move>], ply: usize) -> i32 {
+        self.allocate(net, ply);
         let mut base = ply;
         while !self.valid[base] && base > 0 {
             base -= 1;

@@ -225,7 +225,10 @@ impl<'a> Searcher<'a> {
         null_before: bool,
     ) -> i32 {
         self.pv[ply].clear();
-        self.accumulators.invalidate(ply);
+        match self.network {
+            Some(net) if ply == 0 => self.accumulators.set_root(net, pos),
+            _ => self.accumulators.invalidate(ply),
+        }
         if self.visit(ply) {
             return 0;
         }
