@@ -3,11 +3,13 @@
 //! late-move reductions. Scores are centipawns from the side to move's point of view.
 
 mod accumulators;
+mod check;
 mod deepening;
 mod eval_cache;
 mod node;
 pub(crate) mod ordering;
 pub(crate) mod params;
+mod picker;
 mod see;
 mod time;
 pub(crate) mod tt;

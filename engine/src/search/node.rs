@@ -4,12 +4,13 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Bitboard, Chess, EnPassantMode, FromSetup, Move, MoveList, Piece, Position, Role, attacks};
+use shakmaty::{Chess, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
 use shakmaty_syzygy::Wdl;
 
 use super::accumulators::AccumulatorStack;
+use super::check::Checks;
 use super::eval_cache::EvalCache;
-use super::ordering::{Lineage, MovePicker, OrderingTables, is_tactical, loses_material};
+use super::ordering::{Lineage, OrderingTables, is_tactical, loses_material};
 use super::params::{
     CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH,
     LMP_BASE, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MATE, MATE_BOUND, MAX_PLY,
@@ -18,6 +19,7 @@ use super::params::{
     SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_VALUES, TB_DEPTH_BONUS, TB_WIN, TIME_CHECK_INTERVAL,
     lmr_reduction,
 };
+use super::picker::MovePicker;
 use super::see::see;
 use super::time::Budget;
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -390,8 +392,10 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut searched = 0;
         let mut skip_quiets = false;
+        // Which moves give check, worked out once the first move needs it.
+        let mut node_checks = None;
         loop {
-            let m = match picker.next() {
+            let m = match picker.next(self.ordering) {
                 Some(m) => m,
                 None if !generated => {
                     generated = true;
@@ -401,16 +405,22 @@ impl<'a> Searcher<'a> {
                 None => break,
             };
             let quiet_move = !is_tactical(m);
-            let gives_check = gives_check(pos, m);
+            let node_checks = node_checks.get_or_insert_with(|| Checks::new(pos));
+            let checks = node_checks.gives_check(pos, m);
             // Pruning of moves that are unlikely to matter, once one line guards against mate;
             // checks are always searched.
-            if ply > 0 && !self.proving && best_score > -MATE_BOUND && !in_check && !gives_check {
+            if ply > 0 && !self.proving && best_score > -MATE_BOUND && !in_check && !checks {
                 if quiet_move
                     && (skip_quiets
                         || futile
                         || (depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit))
                 {
-                    skip_quiets = true;
+                    // Every later quiet move is skipped too, but a check: the picker drops
+                    // them rather than score and hand them out.
+                    if !skip_quiets {
+                        skip_quiets = true;
+                        picker.drop_quiets(|q| node_checks.gives_check(pos, q));
+                    }
                     continue;
                 }
                 // Not in the principal variation: a quiet sacrifice there may be the whole
@@ -444,7 +454,7 @@ impl<'a> Searcher<'a> {
                     r += i32::from(!improving);
                     // A quiet check is reduced a ply less than other quiet moves, not
                     // exempt: +15.6 [+4.0, +27.3] over 2000 games (STRENGTH.md, session 37).
-                    r -= i32::from(gives_check);
+                    r -= i32::from(checks);
                     r -= i32::from(self.ordering.is_refutation(m, ply, prev)) * 2;
                     r -= self.ordering.history(turn, m) / LMR_HISTORY_DIVISOR;
                     r.clamp(0, depth - 2)
@@ -581,9 +591,12 @@ impl<'a> Searcher<'a> {
                 // One generation for the captures, the promotions and the quiet checks (those
                 // that lose material are skipped below, with the losing captures).
                 let all = pos.legal_moves();
+                let node_checks = Checks::new(pos);
                 let mut moves: MoveList = all.iter().filter(|m| m.is_capture()).copied().collect();
                 moves.extend(all.iter().filter(|m| !m.is_capture() && m.promotion().is_some()).copied());
-                moves.extend(all.iter().filter(|&&m| !is_tactical(m) && gives_check(pos, m)).copied());
+                moves.extend(
+                    all.iter().filter(|&&m| !is_tactical(m) && node_checks.gives_check(pos, m)).copied(),
+                );
                 moves
             } else {
                 let mut moves = pos.capture_moves();
@@ -594,7 +607,7 @@ impl<'a> Searcher<'a> {
         let stand_pat = best_score;
         let mut picker = std::mem::take(&mut self.pickers[ply]);
         picker.tactical(&moves);
-        for m in picker.by_ref() {
+        while let Some(m) = picker.next(self.ordering) {
             if !in_check {
                 // A capture that cannot lift the score to alpha even with a positional
                 // bonus (a quiet check may still mate), or a move that loses material, cannot
@@ -651,31 +664,6 @@ fn child_hash(pos: &Chess, hash: u64, m: Move, child: &Chess) -> u64 {
         .map_or_else(|| position_hash(child), |z| z.0)
 }
 
-/// Whether `m` gives check, found from attacks without playing it (castling and en passant,
-/// which move two pieces, are played on a copy).
-fn gives_check(pos: &Chess, m: Move) -> bool {
-    let Move::Normal { role, from, to, promotion, .. } = m else {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        return child.is_check();
-    };
-    let board = pos.board();
-    let us = pos.turn();
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
-    let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
-    let piece = Piece { color: us, role: promotion.unwrap_or(role) };
-    if attacks::attacks(to, piece, occupied).contains(king) {
-        return true;
-    }
-    // A discovered check: one of our other sliders now sees the king.
-    let ours = board.by_color(us) & !Bitboard::from(from);
-    let straight = (board.rooks() | board.queens()) & ours & attacks::rook_attacks(king, occupied);
-    let diagonal = (board.bishops() | board.queens()) & ours & attacks::bishop_attacks(king, occupied);
-    (straight | diagonal).any()
-}
-
 /// Whether the side to move has more than a lone minor piece besides pawns and king:
 /// null-move pruning assumes that passing is worse than any move, which zugzwang breaks, and
 /// zugzwang is common when little is left to move.
@@ -693,33 +681,4 @@ fn null_move(pos: &Chess) -> Option<Chess> {
     setup.ep_square = None;
     setup.swap_turn();
     Chess::from_setup(setup, pos.castles().mode()).ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use shakmaty::{CastlingMode, fen::Fen};
-
-    use super::*;
-
-    #[test]
-    fn gives_check_agrees_with_playing_the_move() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/standard.epd");
-        let text = std::fs::read_to_string(path).expect("data/perft/standard.epd is readable");
-        let mut checks = 0;
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let fen: Fen = line.split(';').next().unwrap_or_default().trim().parse().expect("FEN");
-            let Ok(root) = fen.into_position::<Chess>(CastlingMode::Chess960) else { continue };
-            // The position and every position one move later.
-            let mut positions = vec![root.clone()];
-            positions.extend(root.legal_moves().into_iter().map(|m| root.clone().play(m).expect("legal")));
-            for pos in positions {
-                for m in pos.legal_moves() {
-                    let played = pos.clone().play(m).expect("legal").is_check();
-                    assert_eq!(gives_check(&pos, m), played, "{line}: {m}");
-                    checks += usize::from(played);
-                }
-            }
-        }
-        assert!(checks > 1_000, "only {checks} checking moves: the suite did not load");
-    }
 }

@@ -7,6 +7,7 @@
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::params::{HISTORY_BONUS_MAX, HISTORY_LIMIT, MAX_PLY};
+use super::picker::MovePicker;
 use super::see::see;
 
 /// Base ordering key of captures and promotions.
@@ -32,7 +33,7 @@ fn role_value(role: Role) -> i32 {
 
 /// The MVV-LVA key of a capture or promotion: the most valuable victim first, then the
 /// least valuable attacker.
-fn tactical_key(m: Move) -> i32 {
+pub(super) fn tactical_key(m: Move) -> i32 {
     let victim = m.capture().map_or(0, role_value);
     let promotion = m.promotion().map_or(0, role_value);
     CAPTURE + (victim + promotion) * 100 - role_value(m.role())
@@ -194,31 +195,29 @@ impl OrderingTables {
             || prev.is_some_and(|p| self.counters[counter_index(p)] == Some(m))
     }
 
-    /// The ordering key of `m` at `ply`; higher is searched first.
-    fn key(&self, pos: &Chess, m: Move, ply: usize, counter: Option<Move>, rows: [Option<&[i16]>; 2]) -> i32 {
-        if is_tactical(m) {
-            let key = tactical_key(m);
-            if loses_material(pos, m) { key - CAPTURE + BAD_CAPTURE } else { key }
-        } else if self.killers.get(ply).is_some_and(|k| k[0] == Some(m)) {
-            KILLER
-        } else if self.killers.get(ply).is_some_and(|k| k[1] == Some(m)) {
-            KILLER - 1
-        } else if counter == Some(m) {
-            COUNTER
-        } else {
-            self.history[Self::history_index(pos.turn(), m)] + continuation_score(rows, pos.turn(), m)
-        }
+    /// The ordering key of the capture or promotion `m` in `pos`: MVV-LVA, after every quiet
+    /// move when it loses material.
+    pub(super) fn capture_key(pos: &Chess, m: Move) -> i32 {
+        let key = tactical_key(m);
+        if loses_material(pos, m) { key - CAPTURE + BAD_CAPTURE } else { key }
+    }
+
+    /// The ordering key of the quiet move `m` by `color`: its history plus its continuation
+    /// history in the `rows` of its node's lineage.
+    pub(super) fn quiet_key(&self, color: Color, m: Move, rows: [Option<&[i16]>; 2]) -> i32 {
+        self.history[Self::history_index(color, m)] + continuation_score(rows, color, m)
     }
 
     /// The rows of the continuation history that `color`'s moves after `lineage` read: one
     /// for each move of the lineage, indexed by the new move's piece and target.
-    fn continuation_rows(&self, color: Color, lineage: Lineage) -> [Option<&[i16]>; 2] {
+    pub(super) fn continuation_rows(&self, color: Color, lineage: Lineage) -> [Option<&[i16]>; 2] {
         Self::row_starts(color, lineage)
             .map(|start| start.map(|start| &self.continuation[start..start + 768]))
     }
 
     /// Loads `picker` with `moves` of `pos`, ordered for searching at `ply`, `lineage`
-    /// holding the moves that led there.
+    /// holding the moves that led there: captures, promotions, killers and the counter-move
+    /// scored now, the other quiet moves when the picker reaches them.
     pub fn order(
         &self,
         picker: &mut MovePicker,
@@ -228,64 +227,21 @@ impl OrderingTables {
         lineage: Lineage,
     ) {
         let counter = lineage.prev.and_then(|p| self.counters[counter_index(p)]);
-        picker.entries.clear();
-        let rows = self.continuation_rows(pos.turn(), lineage);
-        picker.entries.extend(moves.iter().map(|&m| (m, self.key(pos, m, ply, counter, rows))));
-        picker.next = 0;
-    }
-}
-
-/// Hands out moves best key first, sorting lazily since most nodes cut off early. One picker
-/// per ply is reused from node to node, so that ordering allocates nothing.
-#[derive(Default)]
-pub struct MovePicker {
-    entries: Vec<(Move, i32)>,
-    next: usize,
-    /// A move handed out before all others, such as the transposition table's move.
-    first: Option<Move>,
-}
-
-impl MovePicker {
-    /// Empties the picker, leaving only `first` to hand out until moves are loaded.
-    pub fn reset(&mut self, first: Option<Move>) {
-        self.entries.clear();
-        self.next = 0;
-        self.first = first;
-    }
-
-    /// Loads the captures and promotions `moves`, ordered by MVV-LVA alone (for quiescence
-    /// search).
-    pub fn tactical(&mut self, moves: &MoveList) {
-        self.reset(None);
-        self.entries.extend(moves.iter().map(|&m| (m, tactical_key(m))));
-    }
-}
-
-impl Iterator for MovePicker {
-    type Item = Move;
-
-    fn next(&mut self) -> Option<Move> {
-        if let Some(first) = self.first.take() {
-            return Some(first);
-        }
-        let start = self.next;
-        let rest = self.entries.get(start..)?;
-        let mut best = 0;
-        for (i, entry) in rest.iter().enumerate().skip(1) {
-            // A strict comparison keeps generation order among equal keys: deterministic.
-            if entry.1 > rest[best].1 {
-                best = i;
+        let killers = self.killers.get(ply).copied().unwrap_or_default();
+        picker.load(pos.turn(), lineage);
+        for &m in moves {
+            if is_tactical(m) {
+                picker.push(m, Self::capture_key(pos, m));
+            } else if killers[0] == Some(m) {
+                picker.push(m, KILLER);
+            } else if killers[1] == Some(m) {
+                picker.push(m, KILLER - 1);
+            } else if counter == Some(m) {
+                picker.push(m, COUNTER);
+            } else {
+                picker.defer(m);
             }
         }
-        let chosen = rest.first()?.0;
-        let chosen = if best == 0 {
-            chosen
-        } else {
-            self.entries.swap(start, start + best);
-            self.entries[start].0
-        };
-        self.next += 1;
-        Some(chosen)
     }
 }
 
@@ -306,8 +262,8 @@ mod tests {
         let mut picker = MovePicker::default();
         picker.reset(Some(quiet));
         tables.order(&mut picker, &pos, &moves, 0, Lineage::default());
-        assert_eq!(picker.next(), Some(quiet));
-        let second = picker.next().expect("more moves");
+        assert_eq!(picker.next(&tables), Some(quiet));
+        let second = picker.next(&tables).expect("more moves");
         assert_eq!(second.capture(), Some(Role::Queen));
     }
 
@@ -321,7 +277,7 @@ mod tests {
         let mut picker = MovePicker::default();
         picker.reset(None);
         tables.order(&mut picker, pos, &pos.legal_moves(), 0, lineage);
-        picker.find(|m| !is_tactical(*m)).expect("a quiet move")
+        std::iter::from_fn(|| picker.next(tables)).find(|m| !is_tactical(*m)).expect("a quiet move")
     }
 
     #[test]
