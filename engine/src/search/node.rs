@@ -532,10 +532,7 @@ impl<'a> Searcher<'a> {
         if ply == 0 {
             moves.retain(|m| self.root_moves.contains(m));
         }
-        if let Some(skip) = skip {
-            moves.retain(|m| *m != skip);
-        }
-        self.ordering.order(picker, pos, &moves, ply, lineage);
+        self.ordering.order(picker, pos, &moves, ply, lineage, skip);
         true
     }
 

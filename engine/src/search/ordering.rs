@@ -4,7 +4,7 @@
 //! history score plus their continuation history after the moves one and two plies before,
 //! and losing captures (by static exchange evaluation) last.
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use super::params::{HISTORY_BONUS_MAX, HISTORY_LIMIT, MAX_PLY};
 use super::picker::MovePicker;
@@ -215,9 +215,9 @@ impl OrderingTables {
             .map(|start| start.map(|start| &self.continuation[start..start + 768]))
     }
 
-    /// Loads `picker` with `moves` of `pos`, ordered for searching at `ply`, `lineage`
-    /// holding the moves that led there: captures, promotions, killers and the counter-move
-    /// scored now, the other quiet moves when the picker reaches them.
+    /// Loads `picker` with `moves` of `pos` but `skip` (searched already), ordered for searching
+    /// at `ply`, `lineage` holding the moves that led there: captures, promotions, killers and
+    /// the counter-move scored now, the other quiet moves when the picker reaches them.
     pub fn order(
         &self,
         picker: &mut MovePicker,
@@ -225,13 +225,26 @@ impl OrderingTables {
         moves: &MoveList,
         ply: usize,
         lineage: Lineage,
+        skip: Option<Move>,
     ) {
         let counter = lineage.prev.and_then(|p| self.counters[counter_index(p)]);
         let killers = self.killers.get(ply).copied().unwrap_or_default();
+        // Only a move to one of these squares can be one of the four: comparing targets first
+        // spares most moves the comparisons of whole moves.
+        let targets = [killers[0], killers[1], counter, skip]
+            .into_iter()
+            .flatten()
+            .fold(Bitboard::EMPTY, |targets, m| targets | Bitboard::from(m.to()));
         picker.load(pos.turn(), lineage);
         for &m in moves {
+            let special = targets.contains(m.to());
+            if special && skip == Some(m) {
+                continue;
+            }
             if is_tactical(m) {
                 picker.push(m, Self::capture_key(pos, m));
+            } else if !special {
+                picker.defer(m);
             } else if killers[0] == Some(m) {
                 picker.push(m, KILLER);
             } else if killers[1] == Some(m) {
@@ -261,7 +274,7 @@ mod tests {
         moves.retain(|m| *m != quiet);
         let mut picker = MovePicker::default();
         picker.reset(Some(quiet));
-        tables.order(&mut picker, &pos, &moves, 0, Lineage::default());
+        tables.order(&mut picker, &pos, &moves, 0, Lineage::default(), None);
         assert_eq!(picker.next(&tables), Some(quiet));
         let second = picker.next(&tables).expect("more moves");
         assert_eq!(second.capture(), Some(Role::Queen));
@@ -276,7 +289,7 @@ mod tests {
     fn first_quiet(tables: &OrderingTables, pos: &Chess, lineage: Lineage) -> Move {
         let mut picker = MovePicker::default();
         picker.reset(None);
-        tables.order(&mut picker, pos, &pos.legal_moves(), 0, lineage);
+        tables.order(&mut picker, pos, &pos.legal_moves(), 0, lineage, None);
         std::iter::from_fn(|| picker.next(tables)).find(|m| !is_tactical(*m)).expect("a quiet move")
     }
 

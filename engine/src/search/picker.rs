@@ -161,7 +161,7 @@ mod tests {
         }
         let mut picker = MovePicker::default();
         picker.reset(None);
-        tables.order(&mut picker, &pos, &moves, 3, lineage);
+        tables.order(&mut picker, &pos, &moves, 3, lineage, None);
         let lazy = drain(&mut picker, &tables);
         // Every move scored up front, sorted by key, ties in generation order.
         let rows = tables.continuation_rows(Color::White, lineage);
@@ -191,7 +191,7 @@ mod tests {
         let moves = pos.legal_moves();
         let mut picker = MovePicker::default();
         picker.reset(None);
-        tables.order(&mut picker, &pos, &moves, 0, Lineage::default());
+        tables.order(&mut picker, &pos, &moves, 0, Lineage::default(), None);
         let first = picker.next(&tables).expect("a move");
         assert!(first.is_capture(), "the best capture first: {first}");
         let checks = |m: Move| pos.clone().play(m).expect("legal").is_check();
