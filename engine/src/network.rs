@@ -350,6 +350,26 @@ impl Network {
     /// Sets `child` to `parent` after `us` played `m`, and returns whether it could: a move
     /// the network cannot follow (a drop) leaves `child` as it was and returns `false`.
     pub fn update(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { self.update_avx2(parent, child, us, m) };
+        }
+        self.update_portable(parent, child, us, m)
+    }
+
+    /// [`Network::update_portable`] compiled for AVX2: sixteen neurons a vector instead of
+    /// eight.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn update_avx2(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
+        self.update_portable(parent, child, us, m)
+    }
+
+    /// [`Network::update`] for any processor; inlined into [`Network::update_avx2`] to be
+    /// compiled for AVX2 there.
+    #[inline(always)]
+    fn update_portable(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
         let Some(delta) = Delta::of(us, m) else { return false };
         for perspective in [Color::White, Color::Black] {
             let (from, to) = match perspective {
@@ -397,24 +417,28 @@ impl Network {
     }
 }
 
+#[inline(always)]
 fn add_row(values: &mut [i16], row: &[i16]) {
     for (v, w) in values.iter_mut().zip(row) {
         *v = v.wrapping_add(*w);
     }
 }
 
+#[inline(always)]
 fn sub_row(values: &mut [i16], row: &[i16]) {
     for (v, w) in values.iter_mut().zip(row) {
         *v = v.wrapping_sub(*w);
     }
 }
 
+#[inline(always)]
 fn sub_add(to: &mut [i16], from: &[i16], sub: &[i16], add: &[i16]) {
     for (((t, f), s), a) in to.iter_mut().zip(from).zip(sub).zip(add) {
         *t = f.wrapping_sub(*s).wrapping_add(*a);
     }
 }
 
+#[inline(always)]
 fn sub_sub_add(to: &mut [i16], from: &[i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
     for ((((t, f), s1), s2), a) in to.iter_mut().zip(from).zip(sub1).zip(sub2).zip(add) {
         *t = f.wrapping_sub(*s1).wrapping_sub(*s2).wrapping_add(*a);
