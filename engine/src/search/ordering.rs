@@ -1,8 +1,9 @@
 //! Move ordering: the transposition table's move first (handed out by [`MovePicker::reset`]
 //! before the other moves are even generated), then captures that do not lose
 //! material by MVV-LVA, then killer moves and the counter-move, then quiet moves by their
-//! history score plus their continuation history after the moves one and two plies before,
-//! and losing captures (by static exchange evaluation) last.
+//! history score plus their continuation history after the moves one and two plies before
+//! (scored only when the picker reaches them), and losing captures (by static exchange
+//! evaluation) last.
 
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
@@ -18,6 +19,10 @@ const KILLER: i32 = 1_000_000;
 const COUNTER: i32 = KILLER - 2;
 /// Base ordering key of captures that lose material: after every quiet move.
 const BAD_CAPTURE: i32 = -2_000_000;
+/// Every quiet move's key is above this (history and continuation history stay within
+/// `3 × HISTORY_LIMIT`), every losing capture's below: the picker scores the quiet moves once
+/// nothing above it is left.
+pub(super) const QUIET_FLOOR: i32 = BAD_CAPTURE / 2;
 
 /// The value of a role for MVV-LVA, pawn to king.
 fn role_value(role: Role) -> i32 {

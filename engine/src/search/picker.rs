@@ -6,10 +6,7 @@
 
 use shakmaty::{Color, Move, MoveList};
 
-use super::ordering::{Lineage, OrderingTables, is_tactical, tactical_key};
-
-/// Keys from this down belong after every quiet move (the captures that lose material).
-const QUIET_FLOOR: i32 = -1_000_000;
+use super::ordering::{Lineage, OrderingTables, QUIET_FLOOR, is_tactical, tactical_key};
 
 /// A key and a move's place in generation order in one number: among equal keys the earlier
 /// move comes first, whatever order the moves are scored in.
