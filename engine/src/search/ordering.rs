@@ -241,6 +241,7 @@ impl OrderingTables {
             .flatten()
             .fold(Bitboard::EMPTY, |targets, m| targets | Bitboard::from(m.to()));
         picker.load(pos.turn(), lineage);
+        let refutations = [(killers[0], KILLER), (killers[1], KILLER - 1), (counter, COUNTER)];
         for &m in moves {
             let special = targets.contains(m.to());
             if special && skip == Some(m) {
@@ -248,14 +249,8 @@ impl OrderingTables {
             }
             if is_tactical(m) {
                 picker.push(m, Self::capture_key(pos, m));
-            } else if !special {
-                picker.defer(m);
-            } else if killers[0] == Some(m) {
-                picker.push(m, KILLER);
-            } else if killers[1] == Some(m) {
-                picker.push(m, KILLER - 1);
-            } else if counter == Some(m) {
-                picker.push(m, COUNTER);
+            } else if special && let Some(&(_, key)) = refutations.iter().find(|(r, _)| *r == Some(m)) {
+                picker.push(m, key);
             } else {
                 picker.defer(m);
             }

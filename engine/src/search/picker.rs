@@ -24,8 +24,6 @@ pub struct MovePicker {
     first: Option<Move>,
     /// Quiet moves not scored yet, each with its place in generation order.
     pending: Vec<(Move, usize)>,
-    /// How many moves were loaded.
-    loaded: usize,
     /// The side to move and the moves that led to the node, for scoring `pending`.
     turn: Color,
     lineage: Lineage,
@@ -38,7 +36,6 @@ impl Default for MovePicker {
             next: 0,
             first: None,
             pending: Vec::new(),
-            loaded: 0,
             turn: Color::White,
             lineage: Lineage::default(),
         }
@@ -58,21 +55,25 @@ impl MovePicker {
         self.entries.clear();
         self.pending.clear();
         self.next = 0;
-        self.loaded = 0;
         self.turn = turn;
         self.lineage = lineage;
     }
 
     /// Adds `m` with its ordering key.
     pub(super) fn push(&mut self, m: Move, key: i32) {
-        self.entries.push((m, ranked(key, self.loaded)));
-        self.loaded += 1;
+        let place = self.loaded();
+        self.entries.push((m, ranked(key, place)));
     }
 
     /// Adds the quiet move `m`, to be scored by its history once it is needed.
     pub(super) fn defer(&mut self, m: Move) {
-        self.pending.push((m, self.loaded));
-        self.loaded += 1;
+        let place = self.loaded();
+        self.pending.push((m, place));
+    }
+
+    /// How many moves were loaded so far (while loading, none was dropped or scored yet).
+    fn loaded(&self) -> usize {
+        self.entries.len() + self.pending.len()
     }
 
     /// Loads the captures and promotions `moves`, ordered by MVV-LVA alone (for quiescence
