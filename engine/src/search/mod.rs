@@ -3,6 +3,7 @@
 //! late-move reductions. Scores are centipawns from the side to move's point of view.
 
 mod accumulators;
+mod captures;
 mod check;
 mod deepening;
 mod eval_cache;

@@ -571,13 +571,15 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let in_check = pos.is_check();
         let mut best_score;
-        let moves = if in_check {
+        // The moves to search, unless they are the captures and promotions, which the picker
+        // generates itself.
+        let listed = if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 return -MATE + ply as i32;
             }
             best_score = -MATE + ply as i32;
-            moves
+            Some(moves)
         } else {
             best_score = self.static_eval(pos, hash, ply);
             if best_score >= beta {
@@ -594,16 +596,17 @@ impl<'a> Searcher<'a> {
                 moves.extend(
                     all.iter().filter(|&&m| !is_tactical(m) && node_checks.gives_check(pos, m)).copied(),
                 );
-                moves
+                Some(moves)
             } else {
-                let mut moves = pos.capture_moves();
-                moves.extend(pos.promotion_moves().into_iter().filter(|m| !m.is_capture()));
-                moves
+                None
             }
         };
         let stand_pat = best_score;
         let mut picker = std::mem::take(&mut self.pickers[ply]);
-        picker.tactical(&moves);
+        match &listed {
+            Some(moves) => picker.tactical(moves),
+            None => picker.captures(pos),
+        }
         while let Some(m) = picker.next(self.ordering) {
             if !in_check {
                 // A capture that cannot lift the score to alpha even with a positional

@@ -4,8 +4,9 @@
 //! better move was searched, then the captures that lose material. Most nodes cut off in the
 //! first stages, and never score their quiet moves.
 
-use shakmaty::{Color, Move, MoveList};
+use shakmaty::{Chess, Color, Move, MoveList};
 
+use super::captures::tactical_moves;
 use super::ordering::{Lineage, OrderingTables, QUIET_FLOOR, is_tactical, tactical_key};
 
 /// A key and a move's place in generation order in one number: among equal keys the earlier
@@ -83,6 +84,13 @@ impl MovePicker {
         for &m in moves {
             self.push(m, tactical_key(m));
         }
+    }
+
+    /// Loads the captures and promotions of `pos`, which is not in check, ordered by MVV-LVA
+    /// alone (for quiescence search).
+    pub fn captures(&mut self, pos: &Chess) {
+        self.reset(None);
+        tactical_moves(pos, |m| self.push(m, tactical_key(m)));
     }
 
     /// Leaves out the quiet moves not handed out yet, but those `keep` accepts: once a node
