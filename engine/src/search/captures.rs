@@ -1,10 +1,14 @@
-//! The captures and promotions of a position not in check, generated directly for quiescence
-//! search. shakmaty's `capture_moves` and `promotion_moves` each generate every legal move and
-//! keep a few, which was a tenth of the search's time. The moves come in the order in which
-//! `legal_moves` lists them (the captures, then the promotions that capture nothing), so that
-//! equal ordering keys keep the order they had.
+//! The moves quiescence search generates in a position not in check: the captures and
+//! promotions, and on its first ply the quiet checks. They are generated directly: shakmaty's
+//! `capture_moves` and `promotion_moves` each generate every legal move and keep a few, and
+//! finding the quiet checks among all the legal moves was as slow. Each list comes in the order
+//! in which `legal_moves` lists its moves, so that equal ordering keys keep the order they had.
 
-use shakmaty::{Bitboard, Board, Chess, EnPassantMode, File, Move, Position, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, Board, CastlingSide, Chess, EnPassantMode, File, Move, Position, Rank, Role, Square, attacks,
+};
+
+use super::check::Checks;
 
 /// The promotions, in shakmaty's order.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
@@ -68,6 +72,59 @@ pub fn tactical_moves(pos: &Chess, mut push: impl FnMut(Move)) {
     }
 }
 
+/// Hands `push` the legal moves of `pos` that give check and neither capture nor promote, in
+/// the order of `legal_moves`. `checks` must be `pos`'s, and `pos` must not be in check.
+pub fn quiet_checks(pos: &Chess, checks: &Checks, mut push: impl FnMut(Move)) {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else { return };
+    let occupied = board.occupied();
+    let ours = board.by_color(us);
+    let pinned = pinned(board, king, board.by_color(!us));
+    // Where a piece on `from` may go without exposing its king.
+    let free = |from: Square| if pinned.contains(from) { attacks::ray(from, king) } else { Bitboard::FULL };
+    let quiet = |role, from, to| Move::Normal { role, from, capture: None, to, promotion: None };
+
+    let pawns = board.pawns() & ours;
+    let forward = if us.is_white() { 8 } else { -8 };
+    let single = pawns.shift(forward) & !occupied;
+    let double =
+        single.shift(forward) & Bitboard::from_rank(us.fold_wb(Rank::Fourth, Rank::Fifth)) & !occupied;
+    for (steps, distance) in [(single & !Bitboard::BACKRANKS, forward), (double, 2 * forward)] {
+        for to in steps {
+            let Some(from) = to.offset(-distance) else { continue };
+            if (checks.targets(Role::Pawn, from) & free(from)).contains(to) {
+                push(quiet(Role::Pawn, from, to));
+            }
+        }
+    }
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.by_role(role) & ours {
+            let piece = shakmaty::Piece { color: us, role };
+            let targets =
+                attacks::attacks(from, piece, occupied) & !occupied & checks.targets(role, from) & free(from);
+            for to in targets {
+                push(quiet(role, from, to));
+            }
+        }
+    }
+    // The king gives only discovered checks.
+    for to in attacks::king_attacks(king) & !occupied & checks.targets(Role::King, king) {
+        if board.attacks_to(to, !us, occupied).is_empty() {
+            push(quiet(Role::King, king, to));
+        }
+    }
+    if pos.castles().has_color(us) {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            for m in pos.castling_moves(side) {
+                if checks.gives_check(pos, m) {
+                    push(m);
+                }
+            }
+        }
+    }
+}
+
 /// The squares `pawns` capture towards by moving `offset` squares (7 or 9 forward for White,
 /// -9 or -7 for Black), none wrapping around the board's edge.
 fn pawn_steps(pawns: Bitboard, offset: i32) -> Bitboard {
@@ -104,11 +161,21 @@ mod tests {
         moves
     }
 
+    /// shakmaty's legal moves that give check and neither capture nor promote.
+    fn expected_checks(pos: &Chess) -> MoveList {
+        let mut moves = pos.legal_moves();
+        moves.retain(|m| {
+            !m.is_capture() && !m.is_promotion() && pos.clone().play(*m).expect("legal").is_check()
+        });
+        moves
+    }
+
     #[test]
     fn the_same_moves_in_the_same_order_as_shakmaty() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/standard.epd");
         let text = std::fs::read_to_string(path).expect("data/perft/standard.epd is readable");
         let (mut positions_seen, mut moves_seen, mut en_passant, mut promotions) = (0, 0, 0, 0);
+        let (mut quiet, mut castling_checks) = (0, 0);
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let fen: Fen = line.split(';').next().unwrap_or_default().trim().parse().expect("FEN");
             let Ok(root) = fen.into_position::<Chess>(CastlingMode::Chess960) else { continue };
@@ -126,6 +193,16 @@ mod tests {
                 assert_eq!(moves, expected(pos), "{}", Fen::from_position(pos, EnPassantMode::Legal));
                 positions_seen += 1;
                 moves_seen += moves.len();
+                let mut checking = MoveList::new();
+                quiet_checks(pos, &Checks::new(pos), |m| checking.push(m));
+                assert_eq!(
+                    checking,
+                    expected_checks(pos),
+                    "{}",
+                    Fen::from_position(pos, EnPassantMode::Legal)
+                );
+                quiet += checking.len();
+                castling_checks += checking.iter().filter(|m| m.is_castle()).count();
                 en_passant += moves.iter().filter(|m| m.is_en_passant()).count();
                 promotions += moves.iter().filter(|m| m.is_promotion()).count();
             }
@@ -133,6 +210,10 @@ mod tests {
         assert!(
             positions_seen > 20_000 && moves_seen > 50_000 && en_passant > 50 && promotions > 10_000,
             "{positions_seen} positions, {moves_seen} moves, {en_passant} en passant, {promotions} promotions"
+        );
+        assert!(
+            quiet > 20_000 && castling_checks > 100,
+            "{quiet} quiet checks, {castling_checks} by castling"
         );
     }
 }

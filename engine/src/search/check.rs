@@ -50,6 +50,15 @@ impl Checks {
         Checks { king: Some(king), squares, discoverers }
     }
 
+    /// The squares to which a piece of `role` on `from` moves to give check, for moves that
+    /// promote nothing.
+    #[must_use]
+    pub fn targets(&self, role: shakmaty::Role, from: Square) -> Bitboard {
+        let Some(king) = self.king else { return Bitboard::EMPTY };
+        let direct = self.squares[role as usize - 1];
+        if self.discoverers.contains(from) { direct | !attacks::ray(from, king) } else { direct }
+    }
+
     /// Whether the legal move `m` of `pos` (the position these checks were made for) gives
     /// check.
     #[must_use]

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
+use shakmaty::{Chess, EnPassantMode, FromSetup, Move, Position, Role};
 use shakmaty_syzygy::Wdl;
 
 use super::accumulators::AccumulatorStack;
@@ -571,9 +571,8 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let in_check = pos.is_check();
         let mut best_score;
-        // The moves to search, unless they are the captures and promotions, which the picker
-        // generates itself.
-        let listed = if in_check {
+        // The evasions when in check; otherwise the picker generates the moves itself.
+        let evasions = if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 return -MATE + ply as i32;
@@ -586,26 +585,15 @@ impl<'a> Searcher<'a> {
                 return best_score;
             }
             alpha = alpha.max(best_score);
-            if checks {
-                // One generation for the captures, the promotions and the quiet checks (those
-                // that lose material are skipped below, with the losing captures).
-                let all = pos.legal_moves();
-                let node_checks = Checks::new(pos);
-                let mut moves: MoveList = all.iter().filter(|m| m.is_capture()).copied().collect();
-                moves.extend(all.iter().filter(|m| !m.is_capture() && m.promotion().is_some()).copied());
-                moves.extend(
-                    all.iter().filter(|&&m| !is_tactical(m) && node_checks.gives_check(pos, m)).copied(),
-                );
-                Some(moves)
-            } else {
-                None
-            }
+            None
         };
         let stand_pat = best_score;
         let mut picker = std::mem::take(&mut self.pickers[ply]);
-        match &listed {
+        match &evasions {
             Some(moves) => picker.tactical(moves),
-            None => picker.captures(pos),
+            // With `checks`, quiet checks that lose material are skipped below, with the losing
+            // captures.
+            None => picker.captures(pos, checks),
         }
         while let Some(m) = picker.next(self.ordering) {
             if !in_check {

@@ -6,7 +6,8 @@
 
 use shakmaty::{Chess, Color, Move, MoveList};
 
-use super::captures::tactical_moves;
+use super::captures::{quiet_checks, tactical_moves};
+use super::check::Checks;
 use super::ordering::{Lineage, OrderingTables, QUIET_FLOOR, is_tactical, tactical_key};
 
 /// A key and a move's place in generation order in one number: among equal keys the earlier
@@ -86,11 +87,14 @@ impl MovePicker {
         }
     }
 
-    /// Loads the captures and promotions of `pos`, which is not in check, ordered by MVV-LVA
-    /// alone (for quiescence search).
-    pub fn captures(&mut self, pos: &Chess) {
+    /// Loads the captures and promotions of `pos`, which is not in check, and with `checks`
+    /// then its quiet checks, ordered by MVV-LVA alone (for quiescence search).
+    pub fn captures(&mut self, pos: &Chess, checks: bool) {
         self.reset(None);
         tactical_moves(pos, |m| self.push(m, tactical_key(m)));
+        if checks {
+            quiet_checks(pos, &Checks::new(pos), |m| self.push(m, tactical_key(m)));
+        }
     }
 
     /// Leaves out the quiet moves not handed out yet, but those `keep` accepts: once a node
