@@ -114,7 +114,7 @@ pub fn evaluation_options() -> Vec<EngineOption> {
 pub enum NetworkError {
     /// The file does not start with `KBZNET01`.
     NotANetwork,
-    /// The hidden layer's size is 0, not a multiple of 16, or above 4096.
+    /// The hidden layer's size is 0, not a multiple of [`LANES`] (16), or above 4096.
     BadHiddenSize(u64),
     /// The file's length does not match its hidden layer's size.
     WrongLength {
@@ -132,7 +132,10 @@ impl fmt::Display for NetworkError {
         match self {
             NetworkError::NotANetwork => write!(f, "not a Kibitz network file (no KBZNET01 header)"),
             NetworkError::BadHiddenSize(h) => {
-                write!(f, "a hidden layer of {h} neurons (it must be a multiple of 16 up to {MAX_HIDDEN})")
+                write!(
+                    f,
+                    "a hidden layer of {h} neurons (it must be a multiple of {LANES} up to {MAX_HIDDEN})"
+                )
             }
             NetworkError::WrongLength { expected, found } => {
                 write!(f, "the file has {found} bytes where its header says {expected}")
@@ -268,7 +271,7 @@ impl Network {
         size.copy_from_slice(&bytes[MAGIC.len()..header]);
         let hidden = u32::from_le_bytes(size);
         let h = hidden as usize;
-        if h == 0 || !h.is_multiple_of(16) || h > MAX_HIDDEN {
+        if h == 0 || !h.is_multiple_of(LANES) || h > MAX_HIDDEN {
             return Err(NetworkError::BadHiddenSize(u64::from(hidden)));
         }
         let expected = header + 2 * (INPUTS * h + h + 2 * h) + 4;
@@ -417,31 +420,51 @@ impl Network {
     }
 }
 
+/// How many neurons the accumulator updates take at once: a fixed width lets the compiler
+/// turn each group into whole vector operations (16 × 16 bits, one AVX2 register). Every
+/// hidden layer is a multiple of it.
+const LANES: usize = 16;
+
+/// One group of neurons computed as a whole array, which the compiler keeps in one vector
+/// register (written to the accumulator in place, it did not vectorise).
+#[inline(always)]
+fn lanes(f: impl Fn(usize) -> i16) -> [i16; LANES] {
+    std::array::from_fn(f)
+}
+
 #[inline(always)]
 fn add_row(values: &mut [i16], row: &[i16]) {
-    for (v, w) in values.iter_mut().zip(row) {
-        *v = v.wrapping_add(*w);
+    let (values, _) = values.as_chunks_mut::<LANES>();
+    for (v, w) in values.iter_mut().zip(row.as_chunks::<LANES>().0) {
+        *v = lanes(|i| v[i].wrapping_add(w[i]));
     }
 }
 
 #[inline(always)]
 fn sub_row(values: &mut [i16], row: &[i16]) {
-    for (v, w) in values.iter_mut().zip(row) {
-        *v = v.wrapping_sub(*w);
+    let (values, _) = values.as_chunks_mut::<LANES>();
+    for (v, w) in values.iter_mut().zip(row.as_chunks::<LANES>().0) {
+        *v = lanes(|i| v[i].wrapping_sub(w[i]));
     }
 }
 
 #[inline(always)]
 fn sub_add(to: &mut [i16], from: &[i16], sub: &[i16], add: &[i16]) {
-    for (((t, f), s), a) in to.iter_mut().zip(from).zip(sub).zip(add) {
-        *t = f.wrapping_sub(*s).wrapping_add(*a);
+    let (to, _) = to.as_chunks_mut::<LANES>();
+    let rows =
+        from.as_chunks::<LANES>().0.iter().zip(sub.as_chunks::<LANES>().0).zip(add.as_chunks::<LANES>().0);
+    for (t, ((f, s), a)) in to.iter_mut().zip(rows) {
+        *t = lanes(|i| f[i].wrapping_sub(s[i]).wrapping_add(a[i]));
     }
 }
 
 #[inline(always)]
 fn sub_sub_add(to: &mut [i16], from: &[i16], sub1: &[i16], sub2: &[i16], add: &[i16]) {
-    for ((((t, f), s1), s2), a) in to.iter_mut().zip(from).zip(sub1).zip(sub2).zip(add) {
-        *t = f.wrapping_sub(*s1).wrapping_sub(*s2).wrapping_add(*a);
+    let (to, _) = to.as_chunks_mut::<LANES>();
+    let rows =
+        from.as_chunks::<LANES>().0.iter().zip(sub1.as_chunks::<LANES>().0).zip(sub2.as_chunks::<LANES>().0);
+    for ((t, ((f, s1), s2)), a) in to.iter_mut().zip(rows).zip(add.as_chunks::<LANES>().0) {
+        *t = lanes(|i| f[i].wrapping_sub(s1[i]).wrapping_sub(s2[i]).wrapping_add(a[i]));
     }
 }
 
@@ -467,16 +490,24 @@ fn screlu_dot_avx2(values: &[i16], weights: &[i16]) -> i64 {
 /// compiled for AVX2 there.
 #[inline(always)]
 fn screlu_dot_portable(values: &[i16], weights: &[i16]) -> i64 {
+    // Each chunk's sum fits 32 bits ([`MAX_OUTPUT_WEIGHT`]); a fixed-size chunk is whole
+    // vector operations.
+    let (chunks, rest) = values.as_chunks::<OUTPUT_CHUNK>();
     let mut sum = 0i64;
-    for chunk in values.chunks(OUTPUT_CHUNK).zip(weights.chunks(OUTPUT_CHUNK)) {
+    for (v, w) in chunks.iter().zip(weights.as_chunks::<OUTPUT_CHUNK>().0) {
         let mut partial = 0i32;
-        for (&v, &w) in chunk.0.iter().zip(chunk.1) {
-            let v = i32::from(v).clamp(0, QA);
-            partial += v * i32::from(w) * v;
+        for i in 0..OUTPUT_CHUNK {
+            let v = i32::from(v[i]).clamp(0, QA);
+            partial += v * i32::from(w[i]) * v;
         }
         sum += i64::from(partial);
     }
-    sum
+    let mut partial = 0i32;
+    for (&v, &w) in rest.iter().zip(&weights[chunks.len() * OUTPUT_CHUNK..]) {
+        let v = i32::from(v).clamp(0, QA);
+        partial += v * i32::from(w) * v;
+    }
+    sum + i64::from(partial)
 }
 
 #[cfg(test)]
