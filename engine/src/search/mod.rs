@@ -3,10 +3,10 @@
 //! late-move reductions. Scores are centipawns from the side to move's point of view.
 
 mod accumulators;
-mod captures;
 mod check;
 mod deepening;
 mod eval_cache;
+mod generation;
 mod node;
 pub(crate) mod ordering;
 pub(crate) mod params;

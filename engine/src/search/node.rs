@@ -369,16 +369,19 @@ impl<'a> Searcher<'a> {
         let lineage = Lineage { prev, prev2: if ply > 1 { self.line[ply - 2] } else { None } };
         let mut picker = std::mem::take(&mut self.pickers[ply]);
         // The transposition table's move is searched before the other moves are generated:
-        // often it cuts off, and they never are.
+        // often it cuts off, and they never are. Out of check but at the root, the captures,
+        // killers and counter-move come next, and the other quiet moves are generated only if
+        // none of them cuts off.
         picker.reset(tt_move);
-        let mut generated = false;
-        if tt_move.is_none() {
+        let mut stage = if !in_check && ply > 0 { Stage::Tactical } else { Stage::All };
+        if tt_move.is_none() && stage == Stage::All {
             if !self.generate(&mut picker, pos, ply, None, lineage) {
                 self.pickers[ply] = picker;
                 return if in_check { -MATE + ply as i32 } else { self.draw(pos) };
             }
-            generated = true;
+            stage = Stage::Done;
         }
+        let mut refutations = [None; 3];
         let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
         quiets_tried.clear();
         let futile = !pv_node
@@ -395,14 +398,23 @@ impl<'a> Searcher<'a> {
         // Which moves give check, worked out once the first move needs it.
         let mut node_checks = None;
         loop {
-            let m = match picker.next(self.ordering) {
-                Some(m) => m,
-                None if !generated => {
-                    generated = true;
-                    self.generate(&mut picker, pos, ply, tt_move, lineage);
-                    continue;
+            let Some(m) = picker.next(self.ordering) else {
+                match stage {
+                    Stage::All => {
+                        self.generate(&mut picker, pos, ply, tt_move, lineage);
+                    }
+                    Stage::Tactical => {
+                        refutations = self.ordering.order_tactical(&mut picker, pos, ply, lineage, tt_move);
+                    }
+                    Stage::Quiets => {
+                        // Once quiet moves are pruned, only the checks among them are searched.
+                        let only = if skip_quiets { node_checks.as_ref() } else { None };
+                        OrderingTables::order_quiets(&mut picker, pos, tt_move, refutations, only);
+                    }
+                    Stage::Done => break,
                 }
-                None => break,
+                stage = stage.next();
+                continue;
             };
             let quiet_move = !is_tactical(m);
             let node_checks = node_checks.get_or_insert_with(|| Checks::new(pos));
@@ -507,6 +519,10 @@ impl<'a> Searcher<'a> {
 
         self.pickers[ply] = picker;
         self.quiets[ply] = quiets_tried;
+        if best_score == -MATE - 1 {
+            // No legal move: a node generating by stages finds it out only now.
+            return if in_check { -MATE + ply as i32 } else { self.draw(pos) };
+        }
         let bound = bound_of(best_score, original_alpha, beta);
         if ply > 0 || !self.root_restricted {
             let stored = Entry { key: hash, best: best_move, score: best_score, depth, bound };
@@ -631,6 +647,29 @@ impl<'a> Searcher<'a> {
         let bound = bound_of(best_score, original_alpha, beta);
         self.tt.store(hash, ply, Entry { key: hash, best: best_move, score: best_score, depth: 0, bound });
         best_score
+    }
+}
+
+/// What a node generates once its picker has handed out every move loaded so far.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Every legal move (in check, where the evasions are few, and at the root).
+    All,
+    /// The captures and promotions, the killers and the counter-move.
+    Tactical,
+    /// The other quiet moves.
+    Quiets,
+    /// Nothing: every move was loaded.
+    Done,
+}
+
+impl Stage {
+    /// The stage after this one.
+    fn next(self) -> Stage {
+        match self {
+            Stage::Tactical => Stage::Quiets,
+            Stage::All | Stage::Quiets | Stage::Done => Stage::Done,
+        }
     }
 }
 

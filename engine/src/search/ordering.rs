@@ -7,6 +7,8 @@
 
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
+use super::check::Checks;
+use super::generation::{is_legal_quiet, quiet_checks, quiet_moves, tactical_moves};
 use super::params::{HISTORY_BONUS_MAX, HISTORY_LIMIT, MAX_PLY};
 use super::picker::MovePicker;
 use super::see::see;
@@ -232,16 +234,9 @@ impl OrderingTables {
         lineage: Lineage,
         skip: Option<Move>,
     ) {
-        let counter = lineage.prev.and_then(|p| self.counters[counter_index(p)]);
-        let killers = self.killers.get(ply).copied().unwrap_or_default();
-        // Only a move to one of these squares can be one of the four: comparing targets first
-        // spares most moves the comparisons of whole moves.
-        let targets = [killers[0], killers[1], counter, skip]
-            .into_iter()
-            .flatten()
-            .fold(Bitboard::EMPTY, |targets, m| targets | Bitboard::from(m.to()));
+        let refutations = self.refutations(ply, lineage);
+        let targets = targets_of(refutations.map(|(m, _)| m), skip);
         picker.load(pos.turn(), lineage);
-        let refutations = [(killers[0], KILLER), (killers[1], KILLER - 1), (counter, COUNTER)];
         for &m in moves {
             let special = targets.contains(m.to());
             if special && skip == Some(m) {
@@ -256,6 +251,79 @@ impl OrderingTables {
             }
         }
     }
+
+    /// The killers at `ply` and the counter-move to `lineage`'s last move, with their keys.
+    fn refutations(&self, ply: usize, lineage: Lineage) -> [(Option<Move>, i32); 3] {
+        let counter = lineage.prev.and_then(|p| self.counters[counter_index(p)]);
+        let killers = self.killers.get(ply).copied().unwrap_or_default();
+        [(killers[0], KILLER), (killers[1], KILLER - 1), (counter, COUNTER)]
+    }
+
+    /// The first stage of a node not in check: loads `picker` with the captures and
+    /// promotions of `pos` but `skip` (searched already) and with the killers and counter-move
+    /// that are legal here, to be searched at `ply` after `lineage`; the other quiet moves
+    /// wait for [`OrderingTables::order_quiets`]. Returns the killers and counter-move loaded.
+    pub fn order_tactical(
+        &self,
+        picker: &mut MovePicker,
+        pos: &Chess,
+        ply: usize,
+        lineage: Lineage,
+        skip: Option<Move>,
+    ) -> [Option<Move>; 3] {
+        picker.load(pos.turn(), lineage);
+        tactical_moves(pos, |m| {
+            if skip != Some(m) {
+                picker.push(m, Self::capture_key(pos, m));
+            }
+        });
+        let mut loaded = [None; 3];
+        for (i, (m, key)) in self.refutations(ply, lineage).into_iter().enumerate() {
+            // A move that is two of them takes the first one's key, as in `order`.
+            if let Some(m) = m
+                && skip != Some(m)
+                && !loaded.contains(&Some(m))
+                && is_legal_quiet(pos, m)
+            {
+                picker.push(m, key);
+                loaded[i] = Some(m);
+            }
+        }
+        picker.await_quiets();
+        loaded
+    }
+
+    /// The second stage of a node not in check: loads `picker` with the quiet moves of `pos`
+    /// but `skip` and the `refutations` loaded already, or with `only` the node's checks, just
+    /// its quiet checks.
+    pub fn order_quiets(
+        picker: &mut MovePicker,
+        pos: &Chess,
+        skip: Option<Move>,
+        refutations: [Option<Move>; 3],
+        only: Option<&Checks>,
+    ) {
+        let targets = targets_of(refutations, skip);
+        let defer = |m: Move| {
+            if !targets.contains(m.to()) || (skip != Some(m) && !refutations.contains(&Some(m))) {
+                picker.defer(m);
+            }
+        };
+        match only {
+            Some(checks) => quiet_checks(pos, checks, defer),
+            None => quiet_moves(pos, defer),
+        }
+    }
+}
+
+/// The targets of `refutations` and `skip`: only a move to one of these squares can be one of
+/// them, and comparing targets first spares most moves the comparisons of whole moves.
+fn targets_of(refutations: [Option<Move>; 3], skip: Option<Move>) -> Bitboard {
+    refutations
+        .into_iter()
+        .chain([skip])
+        .flatten()
+        .fold(Bitboard::EMPTY, |targets, m| targets | Bitboard::from(m.to()))
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@
 
 use shakmaty::{Chess, Color, Move, MoveList};
 
-use super::captures::{quiet_checks, tactical_moves};
 use super::check::Checks;
+use super::generation::{quiet_checks, tactical_moves};
 use super::ordering::{Lineage, OrderingTables, QUIET_FLOOR, is_tactical, tactical_key};
 
 /// A key and a move's place in generation order in one number: among equal keys the earlier
@@ -29,6 +29,9 @@ pub struct MovePicker {
     /// The side to move and the moves that led to the node, for scoring `pending`.
     turn: Color,
     lineage: Lineage,
+    /// Whether the node generates its quiet moves only once they are due: then the picker
+    /// hands out nothing below them until they are loaded.
+    quiets_later: bool,
 }
 
 impl Default for MovePicker {
@@ -40,6 +43,7 @@ impl Default for MovePicker {
             pending: Vec::new(),
             turn: Color::White,
             lineage: Lineage::default(),
+            quiets_later: false,
         }
     }
 }
@@ -59,6 +63,14 @@ impl MovePicker {
         self.next = 0;
         self.turn = turn;
         self.lineage = lineage;
+        self.quiets_later = false;
+    }
+
+    /// Marks the quiet moves as not generated yet: once every loaded move above them was
+    /// handed out, [`MovePicker::next`] returns `None` for the node to [`MovePicker::defer`]
+    /// them.
+    pub(super) fn await_quiets(&mut self) {
+        self.quiets_later = true;
     }
 
     /// Adds `m` with its ordering key.
@@ -118,7 +130,12 @@ impl MovePicker {
             return Some(first);
         }
         let mut best = self.best();
-        if !self.pending.is_empty() && best.is_none_or(|i| self.entries[i].1 < ranked(QUIET_FLOOR, 0)) {
+        let quiets_due = best.is_none_or(|i| self.entries[i].1 < ranked(QUIET_FLOOR, 0));
+        if quiets_due && self.quiets_later {
+            self.quiets_later = false;
+            return None;
+        }
+        if quiets_due && !self.pending.is_empty() {
             let rows = tables.continuation_rows(self.turn, self.lineage);
             for &(m, place) in &self.pending {
                 self.entries.push((m, ranked(tables.quiet_key(self.turn, m, rows), place)));
