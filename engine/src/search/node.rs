@@ -213,6 +213,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Whether a node `ply` plies from the root, whose best score so far is `best_score`,
+    /// may skip moves that are not checks: not at the root, not when proving mates, not in
+    /// check, and only once one line guards against mate.
+    fn prunes(&self, ply: usize, best_score: i32, in_check: bool) -> bool {
+        ply > 0 && !self.proving && best_score > -MATE_BOUND && !in_check
+    }
+
     /// Alpha-beta search of `pos` (whose hash is `hash` and which is `path`'s last entry) to
     /// `depth` plies, `ply` plies from the root.
     #[allow(clippy::too_many_arguments)]
@@ -407,8 +414,14 @@ impl<'a> Searcher<'a> {
                         refutations = self.ordering.order_tactical(&mut picker, pos, ply, lineage, tt_move);
                     }
                     Stage::Quiets => {
-                        // Once quiet moves are pruned, only the checks among them are searched.
-                        let only = if skip_quiets { node_checks.as_ref() } else { None };
+                        // Once quiet moves are pruned, only the checks among them are searched;
+                        // a futile node (below) prunes all the others, so it generates just these.
+                        let prunes = self.prunes(ply, best_score, in_check);
+                        let only = if skip_quiets || (futile && prunes) {
+                            Some(&*node_checks.get_or_insert_with(|| Checks::new(pos)))
+                        } else {
+                            None
+                        };
                         OrderingTables::order_quiets(&mut picker, pos, tt_move, refutations, only);
                     }
                     Stage::Done => break,
@@ -421,7 +434,7 @@ impl<'a> Searcher<'a> {
             let checks = node_checks.gives_check(pos, m);
             // Pruning of moves that are unlikely to matter, once one line guards against mate;
             // checks are always searched.
-            if ply > 0 && !self.proving && best_score > -MATE_BOUND && !in_check && !checks {
+            if self.prunes(ply, best_score, in_check) && !checks {
                 if quiet_move
                     && (skip_quiets
                         || futile
