@@ -219,7 +219,7 @@ impl Engine {
                 continue;
             }
             let score = p.score.clamp(-MATE_BOUND, MATE_BOUND);
-            self.tt.store(p.key, 0, Entry { key: p.key, best: None, score, depth, bound: Bound::Exact });
+            self.tt.store(p.key, 0, Entry { best: None, score, depth, bound: Bound::Exact });
         }
     }
 

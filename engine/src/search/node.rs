@@ -305,7 +305,7 @@ impl<'a> Searcher<'a> {
             };
             if cuts {
                 let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32);
-                self.tt.store(hash, ply, Entry { key: hash, best: None, score, depth, bound });
+                self.tt.store(hash, ply, Entry { best: None, score, depth, bound });
                 return score;
             }
         }
@@ -538,7 +538,7 @@ impl<'a> Searcher<'a> {
         }
         let bound = bound_of(best_score, original_alpha, beta);
         if ply > 0 || !self.root_restricted {
-            let stored = Entry { key: hash, best: best_move, score: best_score, depth, bound };
+            let stored = Entry { best: best_move, score: best_score, depth, bound };
             self.tt.store(hash, ply, stored);
         }
         best_score
@@ -658,7 +658,7 @@ impl<'a> Searcher<'a> {
         }
         self.pickers[ply] = picker;
         let bound = bound_of(best_score, original_alpha, beta);
-        self.tt.store(hash, ply, Entry { key: hash, best: best_move, score: best_score, depth: 0, bound });
+        self.tt.store(hash, ply, Entry { best: best_move, score: best_score, depth: 0, bound });
         best_score
     }
 }

@@ -27,8 +27,6 @@ pub enum Bound {
 /// One stored search result.
 #[derive(Copy, Clone, Debug)]
 pub struct Entry {
-    /// The full Zobrist key, to tell collisions apart.
-    pub key: u64,
     /// The best move found, if any.
     pub best: Option<Move>,
     /// The score, with mates counted from this position.
@@ -113,27 +111,34 @@ impl TranspositionTable {
     /// The entry for `key` that `keep` accepts, its mate score relative to `ply`.
     fn find(&self, key: u64, ply: usize, keep: impl Fn(&Stored) -> bool) -> Option<Entry> {
         let bucket = &self.buckets[self.index(key)];
-        let stored = bucket.iter().filter_map(load).find(|s| s.entry.key == key && keep(s))?;
+        // Keys are compared before anything is unpacked.
+        let stored = bucket
+            .iter()
+            .map(words)
+            .filter(|&(k, _)| k == key)
+            .filter_map(|(_, data)| unpack(data))
+            .find(|s| keep(s))?;
         Some(Entry { score: score_from_tt(stored.entry.score, ply), ..stored.entry })
     }
 
-    /// How many searches ago `stored` was written.
-    fn age(&self, stored: &Stored) -> i32 {
-        i32::from(self.generation.wrapping_sub(stored.generation))
+    /// How many searches ago the entry packed in `data` was written.
+    fn age(&self, data: u64) -> i32 {
+        i32::from(self.generation.wrapping_sub((data >> GENERATION_SHIFT) as u8))
     }
 
     /// Stores a result in its bucket.
     pub fn store(&self, key: u64, ply: usize, entry: Entry) {
         let bucket = &self.buckets[self.index(key)];
-        let slots: [Option<Stored>; BUCKET_SIZE] = std::array::from_fn(|i| load(&bucket[i]));
-        let same = slots.iter().position(|s| s.is_some_and(|s| s.entry.key == key));
-        let victim = same.or_else(|| slots.iter().position(Option::is_none)).unwrap_or_else(|| {
-            let worth =
-                |s: &Option<Stored>| s.map_or(i32::MIN, |s| s.entry.depth - TT_AGE_WEIGHT * self.age(&s));
-            (0..BUCKET_SIZE).min_by_key(|&i| worth(&slots[i])).unwrap_or(0)
+        // Only the depths and generations decide which slot goes: no move is unpacked but the
+        // one kept below.
+        let slots: [(u64, u64); BUCKET_SIZE] = std::array::from_fn(|i| words(&bucket[i]));
+        let same = slots.iter().position(|&(k, data)| data != 0 && k == key);
+        let victim = same.or_else(|| slots.iter().position(|&(_, data)| data == 0)).unwrap_or_else(|| {
+            let worth = |data: u64| depth_of(data) - TT_AGE_WEIGHT * self.age(data);
+            (0..BUCKET_SIZE).min_by_key(|&i| worth(slots[i].1)).unwrap_or(0)
         });
         // Keep the old move for the same position: it is still the best guess we have.
-        let old_best = same.and_then(|i| slots[i]).and_then(|s| s.entry.best);
+        let old_best = same.and_then(|i| unpack_move(slots[i].1));
         let best = entry.best.or(old_best);
         let data = pack(&Entry { best, score: score_to_tt(entry.score, ply), ..entry }, self.generation);
         let slot = &bucket[victim];
@@ -162,12 +167,22 @@ const GENERATION_SHIFT: u32 = 53;
 /// The deepest depth a packed entry holds; deeper results are stored as this deep.
 const MAX_STORED_DEPTH: i32 = (1 << (BOUND_SHIFT - DEPTH_SHIFT)) - 1;
 
-/// The slot's entry, if it holds one; its key is whatever the two words give, so a slot
-/// written by two threads at once gives a key no probe asks for.
+/// The slot's entry, if it holds one, whatever its key.
 fn load(slot: &Slot) -> Option<Stored> {
+    unpack(slot.data.load(Ordering::Relaxed))
+}
+
+/// The slot's key and packed entry (0 for an empty slot), unpacked no further. The key is
+/// whatever the two words give, so a slot written by two threads at once gives a key no probe
+/// asks for.
+fn words(slot: &Slot) -> (u64, u64) {
     let data = slot.data.load(Ordering::Relaxed);
-    let key = slot.key.load(Ordering::Relaxed) ^ data;
-    unpack(key, data)
+    (slot.key.load(Ordering::Relaxed) ^ data, data)
+}
+
+/// The depth packed in `data`.
+fn depth_of(data: u64) -> i32 {
+    ((data >> DEPTH_SHIFT) as i32) & MAX_STORED_DEPTH
 }
 
 /// Packs everything of `entry` but its key, with the `generation` that writes it.
@@ -187,8 +202,8 @@ fn pack(entry: &Entry, generation: u8) -> u64 {
         | u64::from(generation) << GENERATION_SHIFT
 }
 
-/// The entry packed in `data` for `key`; `None` for an empty slot.
-fn unpack(key: u64, data: u64) -> Option<Stored> {
+/// The entry packed in `data`; `None` for an empty slot.
+fn unpack(data: u64) -> Option<Stored> {
     let bound = match (data >> BOUND_SHIFT) & 3 {
         1 => Bound::Exact,
         2 => Bound::Lower,
@@ -196,10 +211,9 @@ fn unpack(key: u64, data: u64) -> Option<Stored> {
         _ => return None,
     };
     let entry = Entry {
-        key,
         best: unpack_move(data),
         score: i32::from((data >> SCORE_SHIFT) as u16 as i16),
-        depth: ((data >> DEPTH_SHIFT) as i32) & MAX_STORED_DEPTH,
+        depth: depth_of(data),
         bound,
     };
     Some(Stored { entry, generation: (data >> GENERATION_SHIFT) as u8 })
@@ -269,18 +283,17 @@ mod tests {
     #[test]
     fn stores_and_probes() {
         let tt = TranspositionTable::new(1);
-        let entry = Entry { key: 0, best: None, score: 42, depth: 3, bound: Bound::Exact };
+        let entry = Entry { best: None, score: 42, depth: 3, bound: Bound::Exact };
         tt.store(12345, 0, entry);
         let got = tt.probe(12345, 0).expect("stored entry is found");
         assert_eq!(got.score, 42);
-        assert_eq!(got.key, 12345);
         assert!(tt.probe(54321, 0).is_none());
     }
 
     #[test]
     fn a_proof_sees_only_the_current_search_entries() {
         let mut tt = TranspositionTable::new(1);
-        let entry = |score| Entry { key: 0, best: None, score, depth: 3, bound: Bound::Upper };
+        let entry = |score| Entry { best: None, score, depth: 3, bound: Bound::Upper };
         tt.store(1, 0, entry(-40));
         assert_eq!(tt.probe_current(1, 0).map(|e| e.score), Some(-40));
         tt.new_search();
@@ -294,7 +307,7 @@ mod tests {
     fn mate_scores_are_relative_to_the_node() {
         let tt = TranspositionTable::new(1);
         // Mate in 5 plies from the root, found at ply 2: mate in 3 plies from the node.
-        let entry = Entry { key: 0, best: None, score: MATE - 5, depth: 3, bound: Bound::Exact };
+        let entry = Entry { best: None, score: MATE - 5, depth: 3, bound: Bound::Exact };
         tt.store(7, 2, entry);
         assert_eq!(tt.probe(7, 4).map(|e| e.score), Some(MATE - 7));
     }
@@ -306,7 +319,7 @@ mod tests {
         // Keys that share the first bucket: the top bits decide the index.
         let keys: Vec<u64> = (0..=BUCKET_SIZE as u64).map(|i| i + 1).collect();
         assert!(keys.iter().all(|&k| (u128::from(k) * len) >> 64 == 0));
-        let at = |depth| Entry { key: 0, best: None, score: 0, depth, bound: Bound::Exact };
+        let at = |depth| Entry { best: None, score: 0, depth, bound: Bound::Exact };
         for (i, &key) in keys[..BUCKET_SIZE].iter().enumerate() {
             tt.store(key, 0, at(10 + i as i32));
         }
@@ -343,8 +356,8 @@ mod tests {
         for (score, depth, bound) in
             [(-MATE - 200, 0, Bound::Upper), (MATE + 200, 255, Bound::Lower), (-1, 1, Bound::Exact)]
         {
-            let entry = Entry { key: 9, best: None, score, depth, bound };
-            let stored = unpack(9, pack(&entry, 200)).expect("an entry");
+            let entry = Entry { best: None, score, depth, bound };
+            let stored = unpack(pack(&entry, 200)).expect("an entry");
             let got = (stored.entry.score, stored.entry.depth, stored.entry.bound, stored.generation);
             assert_eq!(got, (score, depth, bound, 200));
         }
@@ -353,7 +366,7 @@ mod tests {
     #[test]
     fn a_slot_torn_between_two_writes_is_a_miss() {
         let tt = TranspositionTable::new(1);
-        let at = |score| Entry { key: 0, best: None, score, depth: 5, bound: Bound::Exact };
+        let at = |score| Entry { best: None, score, depth: 5, bound: Bound::Exact };
         tt.store(1, 0, at(10));
         // Another thread's data word lands over the first key's: the key no longer checks.
         let slot = &tt.buckets[tt.index(1)][0];
@@ -376,15 +389,15 @@ mod tests {
                         // Keys spread over the first buckets only, so that writes collide.
                         let key = (i * 7 + thread) % 64 + 1;
                         let entry = Entry {
-                            key,
                             best: None,
                             score: score_of(key),
                             depth: (i % 20) as i32,
                             bound: Bound::Lower,
                         };
                         tt.store(key, 0, entry);
-                        if let Some(e) = tt.probe((i * 13) % 64 + 1, 0)
-                            && e.score != score_of(e.key)
+                        let probed = (i * 13) % 64 + 1;
+                        if let Some(e) = tt.probe(probed, 0)
+                            && e.score != score_of(probed)
                         {
                             mismatches.fetch_add(1, Ordering::Relaxed);
                         }
