@@ -10,6 +10,7 @@ use shakmaty_syzygy::Wdl;
 use super::accumulators::AccumulatorStack;
 use super::check::Checks;
 use super::eval_cache::EvalCache;
+use super::generation::is_legal_out_of_check;
 use super::ordering::{Lineage, OrderingTables, is_tactical, loses_material};
 use super::params::{
     CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH,
@@ -364,9 +365,10 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let tt_move = entry
-            .and_then(|e| e.best)
-            .filter(|&m| pos.is_legal(m) && (ply > 0 || self.root_moves.contains(&m)));
+        let tt_move = entry.and_then(|e| e.best).filter(|&m| {
+            let legal = if in_check { pos.is_legal(m) } else { is_legal_out_of_check(pos, m) };
+            legal && (ply > 0 || self.root_moves.contains(&m))
+        });
         if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !self.proving {
             depth -= 1;
         }

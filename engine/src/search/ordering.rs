@@ -8,7 +8,7 @@
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use super::check::Checks;
-use super::generation::{is_legal_quiet, quiet_checks, quiet_moves, tactical_moves};
+use super::generation::{is_legal_out_of_check, quiet_checks, quiet_moves, tactical_moves};
 use super::params::{HISTORY_BONUS_MAX, HISTORY_LIMIT, MAX_PLY};
 use super::picker::MovePicker;
 use super::see::see;
@@ -283,7 +283,7 @@ impl OrderingTables {
             if let Some(m) = m
                 && skip != Some(m)
                 && !loaded.contains(&Some(m))
-                && is_legal_quiet(pos, m)
+                && is_legal_out_of_check(pos, m)
             {
                 picker.push(m, key);
                 loaded[i] = Some(m);
