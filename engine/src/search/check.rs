@@ -2,7 +2,7 @@
 //! once: the squares from which each kind of piece attacks the enemy king, and the pieces
 //! whose move uncovers an attack on it.
 
-use shakmaty::{Bitboard, Chess, Move, Piece, Position, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Move, Piece, Position, Square, attacks};
 
 /// What a position knows about checking the side not to move.
 pub struct Checks {
@@ -37,17 +37,7 @@ impl Checks {
             Bitboard::EMPTY,
         ];
         let ours = board.by_color(us);
-        let snipers = ours
-            & ((attacks::rook_attacks(king, Bitboard::EMPTY) & (board.rooks() | board.queens()))
-                | (attacks::bishop_attacks(king, Bitboard::EMPTY) & (board.bishops() | board.queens())));
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = attacks::between(sniper, king) & occupied;
-            if blockers.count() == 1 {
-                discoverers |= blockers & ours;
-            }
-        }
-        Checks { king: Some(king), squares, discoverers }
+        Checks { king: Some(king), squares, discoverers: lone_blockers(board, king, ours) & ours }
     }
 
     /// The squares to which a piece of `role` on `from` moves to give check, for moves that
@@ -75,6 +65,23 @@ impl Checks {
             _ => gives_check(pos, m),
         }
     }
+}
+
+/// The pieces that stand alone on a line between `king` and a slider among `snipers`: the
+/// sliders' own pieces there uncover an attack when they move off the line, the king's own
+/// are pinned to it.
+pub(super) fn lone_blockers(board: &Board, king: Square, snipers: Bitboard) -> Bitboard {
+    let snipers = snipers
+        & ((attacks::rook_attacks(king, Bitboard::EMPTY) & (board.rooks() | board.queens()))
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & (board.bishops() | board.queens())));
+    let mut blockers = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = attacks::between(sniper, king) & board.occupied();
+        if between.count() == 1 {
+            blockers |= between;
+        }
+    }
+    blockers
 }
 
 /// Whether `m` gives check, found from attacks without playing it (castling and en passant,

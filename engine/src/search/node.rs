@@ -378,9 +378,9 @@ impl<'a> Searcher<'a> {
         let lineage = Lineage { prev, prev2: if ply > 1 { self.line[ply - 2] } else { None } };
         let mut picker = std::mem::take(&mut self.pickers[ply]);
         // The transposition table's move is searched before the other moves are generated:
-        // often it cuts off, and they never are. Out of check but at the root, the captures,
-        // killers and counter-move come next, and the other quiet moves are generated only if
-        // none of them cuts off.
+        // often it cuts off, and they never are. Out of check and away from the root, the
+        // captures, killers and counter-move come next, and the other quiet moves are generated
+        // only if none of them cuts off.
         picker.reset(tt_move);
         let mut stage = if !in_check && ply > 0 { Stage::Tactical } else { Stage::All };
         if tt_move.is_none() && stage == Stage::All {

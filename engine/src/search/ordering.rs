@@ -2,8 +2,8 @@
 //! before the other moves are even generated), then captures that do not lose
 //! material by MVV-LVA, then killer moves and the counter-move, then quiet moves by their
 //! history score plus their continuation history after the moves one and two plies before
-//! (scored only when the picker reaches them), and losing captures (by static exchange
-//! evaluation) last.
+//! (scored only when the picker reaches them, and out of check generated only then), and
+//! losing captures (by static exchange evaluation) last.
 
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 

@@ -1,8 +1,9 @@
 //! Handing out a node's moves best key first, in stages: the transposition table's move before
 //! any move is generated, then the moves scored at generation (captures, promotions, killers
 //! and the counter-move), then the quiet moves, whose history is only looked up once every
-//! better move was searched, then the captures that lose material. Most nodes cut off in the
-//! first stages, and never score their quiet moves.
+//! better move was searched (and which a node out of check generates only then), then the
+//! captures that lose material. Most nodes cut off in the first stages, and never score their
+//! quiet moves.
 
 use shakmaty::{Chess, Color, Move, MoveList};
 
@@ -90,8 +91,7 @@ impl MovePicker {
         self.entries.len() + self.pending.len()
     }
 
-    /// Loads the captures and promotions `moves`, ordered by MVV-LVA alone (for quiescence
-    /// search).
+    /// Loads `moves` (quiescence search's evasions), ordered by MVV-LVA alone.
     pub fn tactical(&mut self, moves: &MoveList) {
         self.reset(None);
         for &m in moves {
