@@ -12,16 +12,18 @@ use super::generation::{quiet_checks, tactical_moves};
 use super::ordering::{Lineage, OrderingTables, QUIET_FLOOR, is_tactical, tactical_key};
 
 /// A key and a move's place in generation order in one number: among equal keys the earlier
-/// move comes first, whatever order the moves are scored in.
-fn ranked(key: i32, place: usize) -> i64 {
-    i64::from(key) * 256 - place as i64
+/// move comes first, whatever order the moves are scored in. A node has fewer than 256 moves
+/// and the ordering keys lie within ±2²³, so that ranks are distinct and fit an `i32`.
+fn ranked(key: i32, place: usize) -> i32 {
+    debug_assert!(key.abs() < 1 << 23 && place < 256);
+    key * 256 - place as i32
 }
 
 /// One node's moves, handed out best first. One picker per ply is reused from node to node, so
 /// that ordering allocates nothing.
 pub struct MovePicker {
     /// The scored moves; those before `next` were handed out.
-    entries: Vec<(Move, i64)>,
+    entries: Vec<(Move, i32)>,
     next: usize,
     /// A move handed out before all others, such as the transposition table's move.
     first: Option<Move>,
