@@ -1,7 +1,7 @@
 //! Static exchange evaluation: the material balance of the capture sequence on one square,
 //! each side recapturing with its least valuable piece and free to stop.
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, attacks};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
 use super::params::SEE_VALUES;
 
@@ -10,26 +10,48 @@ fn value(role: Role) -> i32 {
     SEE_VALUES[role as usize - 1]
 }
 
+/// An exchange as the move that opens it leaves it.
+struct Exchange {
+    /// The square exchanged on.
+    to: Square,
+    /// The piece the move puts there.
+    on_square: Role,
+    /// The material the move wins.
+    gain: i32,
+    /// The occupied squares once it is made.
+    occupied: Bitboard,
+}
+
+impl Exchange {
+    /// The exchange `m` opens in `pos`; none for castling and drops.
+    fn start(pos: &Chess, m: Move) -> Option<Exchange> {
+        let (from, to, role, captured, promotion) = match m {
+            Move::Normal { role, from, capture, to, promotion } => (from, to, role, capture, promotion),
+            Move::EnPassant { from, to } => (from, to, Role::Pawn, Some(Role::Pawn), None),
+            Move::Castle { .. } | Move::Put { .. } => return None,
+        };
+        let mut occupied = pos.board().occupied();
+        occupied.discard(from);
+        if let Move::EnPassant { from, to } = m {
+            // The captured pawn stands beside the capturing one, on the target's file.
+            occupied.discard(Square::from_coords(to.file(), from.rank()));
+        }
+        let gain = captured.map_or(0, value) + promotion.map_or(0, |p| value(p) - value(Role::Pawn));
+        Some(Exchange { to, on_square: promotion.unwrap_or(role), gain, occupied })
+    }
+}
+
 /// The material the side to move gains by `m` and the exchanges that may follow on its
 /// target square, in centipawns; negative when the move loses material. Pins and checks
 /// are ignored, as usual for SEE.
 #[must_use]
 pub fn see(pos: &Chess, m: Move) -> i32 {
-    let (from, to, role, captured, promotion) = match m {
-        Move::Normal { role, from, capture, to, promotion } => (from, to, role, capture, promotion),
-        Move::EnPassant { from, to } => (from, to, Role::Pawn, Some(Role::Pawn), None),
-        Move::Castle { .. } | Move::Put { .. } => return 0,
+    let Some(Exchange { to, mut on_square, gain: first, mut occupied }) = Exchange::start(pos, m) else {
+        return 0;
     };
     let board = pos.board();
-    let mut occupied = board.occupied();
-    occupied.discard(from);
-    if let Move::EnPassant { from, to } = m {
-        // The captured pawn stands beside the capturing one, on the target's file.
-        occupied.discard(shakmaty::Square::from_coords(to.file(), from.rank()));
-    }
     let mut gain = [0i32; 40];
-    gain[0] = captured.map_or(0, value) + promotion.map_or(0, |p| value(p) - value(Role::Pawn));
-    let mut on_square = promotion.unwrap_or(role);
+    gain[0] = first;
     let mut side = !pos.turn();
     let mut depth = 0;
     // Both sides' pieces that attack the square. Only the sliders' attacks depend on what
@@ -114,20 +136,11 @@ mod tests {
     /// SEE as first written, every attacker looked up again after each capture: the
     /// reference for the incremental one.
     fn reference(pos: &Chess, m: Move) -> i32 {
-        let (from, to, role, captured, promotion) = match m {
-            Move::Normal { role, from, capture, to, promotion } => (from, to, role, capture, promotion),
-            Move::EnPassant { from, to } => (from, to, Role::Pawn, Some(Role::Pawn), None),
-            Move::Castle { .. } | Move::Put { .. } => return 0,
+        let Some(Exchange { to, mut on_square, gain, mut occupied }) = Exchange::start(pos, m) else {
+            return 0;
         };
         let board = pos.board();
-        let mut occupied = board.occupied();
-        occupied.discard(from);
-        if let Move::EnPassant { from, to } = m {
-            occupied.discard(shakmaty::Square::from_coords(to.file(), from.rank()));
-        }
-        let mut gain =
-            vec![captured.map_or(0, value) + promotion.map_or(0, |p| value(p) - value(Role::Pawn))];
-        let mut on_square = promotion.unwrap_or(role);
+        let mut gain = vec![gain];
         let mut side = !pos.turn();
         loop {
             let attackers = board.attacks_to(to, side, occupied) & occupied;
