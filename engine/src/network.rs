@@ -114,7 +114,8 @@ pub fn evaluation_options() -> Vec<EngineOption> {
 pub enum NetworkError {
     /// The file does not start with `KBZNET01`.
     NotANetwork,
-    /// The hidden layer's size is 0, not a multiple of 16 (the arithmetic's group size), or above 4096.
+    /// The hidden layer's size is 0, not a multiple of 16 (the arithmetic's group size), or
+    /// above 4096.
     BadHiddenSize(u64),
     /// The file's length does not match its hidden layer's size.
     WrongLength {

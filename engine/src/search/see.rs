@@ -1,7 +1,7 @@
 //! Static exchange evaluation: the material balance of the capture sequence on one square,
 //! each side recapturing with its least valuable piece and free to stop.
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
 use super::params::SEE_VALUES;
 
@@ -41,6 +41,11 @@ impl Exchange {
     }
 }
 
+/// The least valuable of `attackers` on `board`, and its role.
+fn least_valuable(board: &Board, attackers: Bitboard) -> Option<(Square, Role)> {
+    Role::ALL.into_iter().find_map(|r| (attackers & board.by_role(r)).first().map(|sq| (sq, r)))
+}
+
 /// The material the side to move gains by `m` and the exchanges that may follow on its
 /// target square, in centipawns; negative when the move loses material. Pins and checks
 /// are ignored, as usual for SEE.
@@ -72,11 +77,7 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
         if ours.is_empty() || depth + 1 >= gain.len() {
             break;
         }
-        let Some((sq, attacker)) =
-            Role::ALL.into_iter().find_map(|r| (ours & board.by_role(r)).first().map(|sq| (sq, r)))
-        else {
-            break;
-        };
+        let Some((sq, attacker)) = least_valuable(board, ours) else { break };
         depth += 1;
         gain[depth] = value(on_square) - gain[depth - 1];
         if (-gain[depth - 1]).max(gain[depth]) < 0 {
@@ -144,11 +145,7 @@ mod tests {
         let mut side = !pos.turn();
         loop {
             let attackers = board.attacks_to(to, side, occupied) & occupied;
-            let Some((sq, attacker)) =
-                Role::ALL.into_iter().find_map(|r| (attackers & board.by_role(r)).first().map(|sq| (sq, r)))
-            else {
-                break;
-            };
+            let Some((sq, attacker)) = least_valuable(board, attackers) else { break };
             let last = gain[gain.len() - 1];
             let next = value(on_square) - last;
             if (-last).max(next) < 0 {
@@ -194,14 +191,15 @@ mod tests {
             family.extend(root.legal_moves().into_iter().map(|m| root.clone().play(m).expect("legal")));
             for pos in &family {
                 for m in pos.legal_moves() {
+                    let value = see(pos, m);
                     assert_eq!(
-                        see(pos, m),
+                        value,
                         reference(pos, m),
                         "{m} in {}",
                         Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
                     );
                     moves += 1;
-                    exchanges += usize::from(see(pos, m) != 0);
+                    exchanges += usize::from(value != 0);
                 }
             }
         }
