@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The Elo of one engine over the games of `kibitz match` PGN files, for a run that was
+stopped before the runner printed its own summary.
+
+    tools/pgn_elo.py NAME run1.pgn [run2.pgn ...]
+
+Prints the games, +W =D -L, the score and its Elo with the 95% interval from the games'
+own spread (trinomial), then the pentanomial counts of the game pairs (games `r.1` and `r.2`
+of one file's round `r` share an opening, colours reversed) and the Elo with the 95%
+interval from the pairs' spread, the figure the match runner prints.
+"""
+import math
+import re
+import sys
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    name = sys.argv[1]
+    games = {}
+    for path in sys.argv[2:]:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for block in text.split("[Event ")[1:]:
+            def tag(key):
+                found = re.search(r'\[%s "([^"]*)"\]' % key, block)
+                return found[1] if found else None
+
+            score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(tag("Result"))
+            if score is None or name not in (tag("White"), tag("Black")):
+                continue
+            if tag("Black") == name:
+                score = 1 - score
+            games[(path, tag("Round"))] = score
+    scores = list(games.values())
+    if not scores:
+        sys.exit(f"no finished game of {name}")
+    n = len(scores)
+    mean = sum(scores) / n
+    se = math.sqrt(sum((s - mean) ** 2 for s in scores) / n / n)
+    wins, draws, losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)
+    print(f"{n} games +{wins} ={draws} -{losses} score {mean:.3f} Elo {elo(mean):+.1f} "
+          f"[{elo(mean - 1.96 * se):+.1f}, {elo(mean + 1.96 * se):+.1f}] (trinomial)")
+    pairs = {}
+    for (path, rnd), score in games.items():
+        pairs.setdefault((path, (rnd or "").split(".")[0]), []).append(score)
+    sums = [sum(p) for p in pairs.values() if len(p) == 2]
+    if not sums:
+        return
+    counts = [sum(1 for s in sums if s == k / 2) for k in range(5)]
+    m = sum(sums) / len(sums) / 2
+    se2 = math.sqrt(sum((s / 2 - m) ** 2 for s in sums) / len(sums) / len(sums))
+    half = (elo(m + 1.96 * se2) - elo(m - 1.96 * se2)) / 2
+    print(f"pentanomial {counts} over {len(sums)} pairs: Elo {elo(m):+.1f} ± {half:.1f}")
+
+
+if __name__ == "__main__":
+    main()
