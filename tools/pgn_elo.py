@@ -8,6 +8,10 @@ Prints the games, +W =D -L, the score and its Elo with the 95% interval from the
 own spread (trinomial), then the pentanomial counts of the game pairs (games `r.1` and `r.2`
 of one file's round `r` share an opening, colours reversed) and the Elo with the 95%
 interval from the pairs' spread, the figure the match runner prints.
+
+A run that can still be finished should be: `kibitz match --resume` with the same options
+plays only the missing games and prints the runner's own table (engine/src/matches/tally.rs).
+This is for a run left stopped, whose file --resume refuses with fewer --rounds.
 """
 import math
 import re
@@ -25,19 +29,21 @@ def main():
     name = sys.argv[1]
     games = {}
     for path in sys.argv[2:]:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            sys.exit(f"{path}: {e.strerror}")
+        except UnicodeDecodeError:
+            sys.exit(f"{path}: not a UTF-8 text file")
         for block in text.split("[Event ")[1:]:
-            def tag(key):
-                found = re.search(r'\[%s "([^"]*)"\]' % key, block)
-                return found[1] if found else None
-
-            score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(tag("Result"))
-            if score is None or name not in (tag("White"), tag("Black")):
+            tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', block))
+            score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(tags.get("Result"))
+            if score is None or name not in (tags.get("White"), tags.get("Black")):
                 continue
-            if tag("Black") == name:
+            if tags.get("Black") == name:
                 score = 1 - score
-            games[(path, tag("Round"))] = score
+            games[(path, tags.get("Round"))] = score
     scores = list(games.values())
     if not scores:
         sys.exit(f"no finished game of {name}")
