@@ -11,19 +11,16 @@ number (moves 1-9, 10-19, ..., 80 on; book moves have no time and are not counte
 """
 import collections, re, sys
 
+from match_pgn import games
+
 if len(sys.argv) != 2:
     sys.exit("usage: clock_use.py MATCH.pgn")
-try:
-    text = open(sys.argv[1], encoding="utf-8").read()
-except OSError as e:
-    sys.exit(f"{sys.argv[1]}: {e.strerror}")
 used = collections.defaultdict(float)
 moves = collections.Counter()
 shares = collections.defaultdict(list)
 left = collections.defaultdict(list)
 by_move = collections.defaultdict(lambda: collections.defaultdict(list))
-for game in text.split("[Event ")[1:]:
-    tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
+for tags, game in games(sys.argv[1]):
     tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", tags.get("TimeControl", ""))
     if not tc or "White" not in tags or "Black" not in tags or "\n\n" not in game:
         print("a game without players, moves or a base+increment TimeControl, left out", file=sys.stderr)

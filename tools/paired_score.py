@@ -13,7 +13,9 @@ each build's score against the opponent with the Elo it implies, and the mean di
 A's and B's points per game with its 95% interval (1.96 standard errors of the paired
 differences); games without a partner are counted and left out.
 """
-import collections, math, re, statistics, sys
+import collections, math, statistics, sys
+
+from match_pgn import games, white_score
 
 
 def points(paths, opponent):
@@ -21,16 +23,9 @@ def points(paths, opponent):
     out = {}
     seen = collections.Counter()
     for path in paths.split(","):
-        try:
-            text = open(path, encoding="utf-8").read()
-        except OSError as e:
-            sys.exit(f"{path}: {e.strerror}")
-        except UnicodeDecodeError:
-            sys.exit(f"{path}: not a UTF-8 text file")
-        for game in text.split("[Event ")[1:]:
-            tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
+        for tags, _ in games(path):
             white, black = tags.get("White"), tags.get("Black")
-            score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(tags.get("Result"))
+            score = white_score(tags)
             if score is None or opponent not in (white, black) or white == black:
                 print(f"{path}: a game without a result or without {opponent}, left out", file=sys.stderr)
                 continue

@@ -14,8 +14,9 @@ plays only the missing games and prints the runner's own table (engine/src/match
 This is for a run left stopped, whose file --resume refuses with fewer --rounds.
 """
 import math
-import re
 import sys
+
+from match_pgn import games, white_score
 
 
 def elo(score):
@@ -27,24 +28,16 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     name = sys.argv[1]
-    games = {}
+    played = {}
     for path in sys.argv[2:]:
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            sys.exit(f"{path}: {e.strerror}")
-        except UnicodeDecodeError:
-            sys.exit(f"{path}: not a UTF-8 text file")
-        for block in text.split("[Event ")[1:]:
-            tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', block))
-            score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(tags.get("Result"))
+        for tags, _ in games(path):
+            score = white_score(tags)
             if score is None or name not in (tags.get("White"), tags.get("Black")):
                 continue
             if tags.get("Black") == name:
                 score = 1 - score
-            games[(path, tags.get("Round"))] = score
-    scores = list(games.values())
+            played[(path, tags.get("Round"))] = score
+    scores = list(played.values())
     if not scores:
         sys.exit(f"no finished game of {name}")
     n = len(scores)
@@ -54,7 +47,7 @@ def main():
     print(f"{n} games +{wins} ={draws} -{losses} score {mean:.3f} Elo {elo(mean):+.1f} "
           f"[{elo(mean - 1.96 * se):+.1f}, {elo(mean + 1.96 * se):+.1f}] (trinomial)")
     pairs = {}
-    for (path, rnd), score in games.items():
+    for (path, rnd), score in played.items():
         pairs.setdefault((path, (rnd or "").split(".")[0]), []).append(score)
     sums = [sum(p) for p in pairs.values() if len(p) == 2]
     if not sums:
