@@ -5,6 +5,7 @@
 mod accumulators;
 mod check;
 mod deepening;
+mod correction;
 mod eval_cache;
 mod generation;
 mod node;
@@ -82,11 +83,12 @@ impl<F: FnMut(&SearchInfo)> Listener for F {
     }
 }
 
-/// What each search thread keeps between searches: its move-ordering statistics and its
-/// evaluation cache.
+/// What each search thread keeps between searches: its move-ordering statistics, its
+/// correction history and its evaluation cache.
 #[derive(Default)]
 struct ThreadTables {
     ordering: OrderingTables,
+    correction: correction::CorrectionHistory,
     eval_cache: EvalCache,
     accumulators: AccumulatorStack,
 }
@@ -198,8 +200,10 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.main.ordering.clear();
+        self.main.correction.clear();
         for helper in &mut self.helpers {
             helper.ordering.clear();
+            helper.correction.clear();
         }
     }
 

@@ -9,6 +9,7 @@ use shakmaty_syzygy::Wdl;
 
 use super::accumulators::AccumulatorStack;
 use super::check::Checks;
+use super::correction::{CorrectionHistory, Keys};
 use super::eval_cache::EvalCache;
 use super::generation::is_legal_out_of_check;
 use super::ordering::{Lineage, OrderingTables, is_tactical, loses_material};
@@ -35,6 +36,8 @@ pub struct Searcher<'a> {
     pub tt: &'a TranspositionTable,
     /// Killers and history, this thread's, kept for later searches.
     pub ordering: &'a mut OrderingTables,
+    /// How far the evaluation missed in this game, this thread's, kept for later searches.
+    pub correction: &'a mut CorrectionHistory,
     /// Static evaluations of positions seen before, this thread's, kept for later searches.
     pub eval_cache: &'a mut EvalCache,
     /// The evaluation network, when the search uses it instead of the classical evaluation.
@@ -107,6 +110,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             tt,
             ordering: &mut tables.ordering,
+            correction: &mut tables.correction,
             eval_cache: &mut tables.eval_cache,
             network: None,
             accumulators: &mut tables.accumulators,
@@ -184,6 +188,15 @@ impl<'a> Searcher<'a> {
         };
         self.eval_cache.store(hash, score);
         score
+    }
+
+    /// The static evaluation of `pos` (hash `hash`, `ply` plies from the root, `keys` its
+    /// correction keys) with the correction history's correction, kept below every
+    /// tablebase and mate score.
+    fn corrected_eval(&mut self, pos: &Chess, hash: u64, ply: usize, keys: Keys) -> i32 {
+        let bound = TB_WIN - MAX_PLY as i32 - 1;
+        let raw = self.static_eval(pos, hash, ply);
+        (raw + self.correction.correction(pos.turn(), keys)).clamp(-bound, bound)
     }
 
     /// The table's entry for `hash`, `ply` plies from the root: when proving, only one this
@@ -311,19 +324,23 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let raw_eval = if in_check { -MATE } else { self.static_eval(pos, hash, ply) };
-        self.evals[ply] = raw_eval;
+        let keys = (!in_check).then(|| Keys::of(pos));
+        let eval = match keys {
+            Some(keys) => self.corrected_eval(pos, hash, ply, keys),
+            None => -MATE,
+        };
+        self.evals[ply] = eval;
         // Whether the position got better for the side to move over its last move.
-        let improving = !in_check && ply >= 2 && raw_eval > self.evals[ply - 2];
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         // A transposition table score that bounds the position on the evaluation's far side
         // is a better guess of its value than the evaluation, for the pruning below.
         let static_eval = match entry {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => match e.bound {
                 Bound::Exact => e.score,
-                Bound::Lower => raw_eval.max(e.score),
-                Bound::Upper => raw_eval.min(e.score),
+                Bound::Lower => eval.max(e.score),
+                Bound::Upper => eval.min(e.score),
             },
-            _ => raw_eval,
+            _ => eval,
         };
         // Reverse futility: far enough above beta that a shallow search will not fall below.
         if !pv_node
@@ -539,6 +556,19 @@ impl<'a> Searcher<'a> {
             return if in_check { -MATE + ply as i32 } else { self.draw(pos) };
         }
         let bound = bound_of(best_score, original_alpha, beta);
+        if let Some(keys) = keys
+            && !self.proving
+            && (ply > 0 || !self.root_restricted)
+            && best_score.abs() < TB_WIN - MAX_PLY as i32
+            && match bound {
+                Bound::Lower => best_score > eval,
+                Bound::Upper => best_score < eval,
+                Bound::Exact => true,
+            }
+            && (bound == Bound::Upper || best_move.is_none_or(|m| !is_tactical(m)))
+        {
+            self.correction.learn(turn, keys, depth, best_score, eval);
+        }
         if ply > 0 || !self.root_restricted {
             let stored = Entry { best: best_move, score: best_score, depth, bound };
             self.tt.store(hash, ply, stored);
@@ -611,7 +641,7 @@ impl<'a> Searcher<'a> {
             best_score = -MATE + ply as i32;
             Some(moves)
         } else {
-            best_score = self.static_eval(pos, hash, ply);
+            best_score = self.corrected_eval(pos, hash, ply, Keys::of(pos));
             if best_score >= beta {
                 return best_score;
             }
