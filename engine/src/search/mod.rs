@@ -1,11 +1,11 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search with
-//! quiescence, a transposition table, move ordering, check extensions, null-move pruning and
-//! late-move reductions. Scores are centipawns from the side to move's point of view.
+//! quiescence, a transposition table, move ordering, a correction history of the static
+//! evaluation, check extensions, null-move pruning and late-move reductions. Scores are centipawns from the side to move's point of view.
 
 mod accumulators;
 mod check;
-mod deepening;
 mod correction;
+mod deepening;
 mod eval_cache;
 mod generation;
 mod node;
