@@ -10,7 +10,11 @@
 //! below it, or an exact score, at a node not in check whose best move is quiet (a capture's
 //! gain is the capture's, not the position's).
 
-use shakmaty::{Bitboard, Board, Chess, Color, Position};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
+
+use super::ordering::is_tactical;
+use super::params::TB_BOUND;
+use super::tt::Bound;
 
 /// Entries per side to move in each table (a power of two).
 const ENTRIES: usize = 1 << 14;
@@ -89,6 +93,20 @@ fn pieces_key(board: &Board, color: Color) -> u64 {
 fn mix(key: u64, bits: Bitboard) -> u64 {
     let x = (key ^ u64::from(bits)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     x ^ (x >> 29)
+}
+
+/// Whether a search result `score` of `bound` kind, at a node not in check whose corrected
+/// evaluation was `eval` and whose best move was `best`, teaches the correction history: a
+/// result on the evaluation's far side, neither a mate nor a tablebase value, and for a
+/// fail-high or an exact score, a quiet best move.
+#[must_use]
+pub fn teaches(bound: Bound, score: i32, eval: i32, best: Option<Move>) -> bool {
+    let far_side = match bound {
+        Bound::Lower => score > eval,
+        Bound::Upper => score < eval,
+        Bound::Exact => true,
+    };
+    far_side && score.abs() < TB_BOUND && (bound == Bound::Upper || best.is_none_or(|m| !is_tactical(m)))
 }
 
 /// The correction tables of one search thread, kept between searches of a game.

@@ -9,8 +9,8 @@ use shakmaty::{Chess, Move, Position};
 
 use super::node::Searcher;
 use super::params::{
-    ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, INFINITY, MATE_BOUND, MAX_PLY,
-    SCORE_DROP_MAX, SKIP_PHASE, SKIP_SIZE, STABILITY_PERCENT, TB_WIN,
+    ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, INFINITY, MATE_BOUND, SCORE_DROP_MAX,
+    SKIP_PHASE, SKIP_SIZE, STABILITY_PERCENT, TB_BOUND, TB_WIN,
 };
 use super::{legal_prefix, to_score};
 use crate::network::Network;
@@ -264,7 +264,7 @@ pub(super) fn tb_score(wdl: shakmaty_syzygy::Wdl) -> i32 {
 /// the search found a mate or a tablebase value of its own.
 fn shown_score(score: i32, root_tb_score: Option<i32>) -> i32 {
     match root_tb_score {
-        Some(tb) if score.abs() < TB_WIN - MAX_PLY as i32 => tb,
+        Some(tb) if score.abs() < TB_BOUND => tb,
         _ => score,
     }
 }

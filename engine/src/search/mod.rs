@@ -1,6 +1,7 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search with
 //! quiescence, a transposition table, move ordering, a correction history of the static
-//! evaluation, check extensions, null-move pruning and late-move reductions. Scores are centipawns from the side to move's point of view.
+//! evaluation, check extensions, null-move pruning and late-move reductions. Scores are
+//! centipawns from the side to move's point of view.
 
 mod accumulators;
 mod check;
@@ -91,6 +92,15 @@ struct ThreadTables {
     correction: correction::CorrectionHistory,
     eval_cache: EvalCache,
     accumulators: AccumulatorStack,
+}
+
+impl ThreadTables {
+    /// Forgets what earlier searches learned of the game: the move-ordering statistics and
+    /// the correction history (the evaluation cache depends on positions alone and stays).
+    fn new_game(&mut self) {
+        self.ordering.clear();
+        self.correction.clear();
+    }
 }
 
 /// The engine's lasting state: its transposition table, and the move-ordering statistics and
@@ -199,12 +209,8 @@ impl Engine {
     /// Forgets everything learned from earlier searches.
     pub fn new_game(&mut self) {
         self.tt.clear();
-        self.main.ordering.clear();
-        self.main.correction.clear();
-        for helper in &mut self.helpers {
-            helper.ordering.clear();
-            helper.correction.clear();
-        }
+        self.main.new_game();
+        self.helpers.iter_mut().for_each(ThreadTables::new_game);
     }
 
     /// Seeds the transposition table with positions learned in earlier games (Crafty's

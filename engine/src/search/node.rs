@@ -9,7 +9,7 @@ use shakmaty_syzygy::Wdl;
 
 use super::accumulators::AccumulatorStack;
 use super::check::Checks;
-use super::correction::{CorrectionHistory, Keys};
+use super::correction::{CorrectionHistory, Keys, teaches};
 use super::eval_cache::EvalCache;
 use super::generation::is_legal_out_of_check;
 use super::ordering::{Lineage, OrderingTables, is_tactical, loses_material};
@@ -18,7 +18,7 @@ use super::params::{
     LMP_BASE, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MATE, MATE_BOUND, MAX_PLY,
     NODE_TALLY_INTERVAL, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MARGIN_DIVISOR, NULL_MOVE_MARGIN_MAX,
     NULL_MOVE_MIN_DEPTH, NULL_MOVE_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
-    SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_VALUES, TB_DEPTH_BONUS, TB_WIN, TIME_CHECK_INTERVAL,
+    SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_VALUES, TB_BOUND, TB_DEPTH_BONUS, TB_WIN, TIME_CHECK_INTERVAL,
     lmr_reduction,
 };
 use super::picker::MovePicker;
@@ -194,9 +194,8 @@ impl<'a> Searcher<'a> {
     /// correction keys) with the correction history's correction, kept below every
     /// tablebase and mate score.
     fn corrected_eval(&mut self, pos: &Chess, hash: u64, ply: usize, keys: Keys) -> i32 {
-        let bound = TB_WIN - MAX_PLY as i32 - 1;
         let raw = self.static_eval(pos, hash, ply);
-        (raw + self.correction.correction(pos.turn(), keys)).clamp(-bound, bound)
+        (raw + self.correction.correction(pos.turn(), keys)).clamp(1 - TB_BOUND, TB_BOUND - 1)
     }
 
     /// The table's entry for `hash`, `ply` plies from the root: when proving, only one this
@@ -559,13 +558,7 @@ impl<'a> Searcher<'a> {
         if let Some(keys) = keys
             && !self.proving
             && (ply > 0 || !self.root_restricted)
-            && best_score.abs() < TB_WIN - MAX_PLY as i32
-            && match bound {
-                Bound::Lower => best_score > eval,
-                Bound::Upper => best_score < eval,
-                Bound::Exact => true,
-            }
-            && (bound == Bound::Upper || best_move.is_none_or(|m| !is_tactical(m)))
+            && teaches(bound, best_score, eval, best_move)
         {
             self.correction.learn(turn, keys, depth, best_score, eval);
         }

@@ -22,6 +22,9 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// mate score and above every evaluation.
 pub const TB_WIN: i32 = 20_000;
 
+/// Scores beyond this magnitude are tablebase values or mates; every evaluation is below it.
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+
 /// How much deeper than the current depth a tablebase value is stored: it is exact, and no
 /// search of any depth improves on it.
 pub const TB_DEPTH_BONUS: i32 = 6;
