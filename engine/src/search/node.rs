@@ -377,7 +377,7 @@ impl<'a> Searcher<'a> {
             }
             if score >= beta {
                 // Do not trust a mate found behind a null move.
-                return if score > MATE - MAX_PLY as i32 { beta } else { score };
+                return if score > MATE_BOUND { beta } else { score };
             }
         }
 
