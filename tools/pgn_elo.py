@@ -3,6 +3,10 @@
 stopped before the runner printed its own summary.
 
     tools/pgn_elo.py NAME run1.pgn [run2.pgn ...]
+    tools/pgn_elo.py --pentanomial LL,LD,DD,WD,WW [LL,LD,DD,WD,WW ...]
+
+The second form pools runs whose files are gone from the pentanomial counts they recorded
+(docs/STRENGTH.md gives one list of five for each run) and prints their Elo the same way.
 
 Prints the games, +W =D -L, the score and its Elo with the 95% interval from the games'
 own spread (trinomial), then the pentanomial counts of the game pairs (games `r.1` and `r.2`
@@ -27,6 +31,9 @@ def elo(score):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
+    if sys.argv[1] == "--pentanomial":
+        print_pairs(pooled(sys.argv[2:]))
+        return
     name = sys.argv[1]
     played = {}
     for path in sys.argv[2:]:
@@ -52,11 +59,28 @@ def main():
     sums = [sum(p) for p in pairs.values() if len(p) == 2]
     if not sums:
         return
-    counts = [sum(1 for s in sums if s == k / 2) for k in range(5)]
-    m = sum(sums) / len(sums) / 2
-    se2 = math.sqrt(sum((s / 2 - m) ** 2 for s in sums) / len(sums) / len(sums))
+    print_pairs([sum(1 for s in sums if s == k / 2) for k in range(5)])
+
+
+def print_pairs(counts):
+    """Prints the Elo, with its 95% interval, of game pairs counted by their score: `counts[k]`
+    pairs scored `k / 2` of 2."""
+    n = sum(counts)
+    m = sum(c * k / 4 for k, c in enumerate(counts)) / n
+    se2 = math.sqrt(sum(c * (k / 4 - m) ** 2 for k, c in enumerate(counts)) / n / n)
     half = (elo(m + 1.96 * se2) - elo(m - 1.96 * se2)) / 2
-    print(f"pentanomial {counts} over {len(sums)} pairs: Elo {elo(m):+.1f} ± {half:.1f}")
+    print(f"pentanomial {counts} over {n} pairs: Elo {elo(m):+.1f} ± {half:.1f}")
+
+
+def pooled(runs):
+    """The pentanomial counts of `runs`, each `LL,LD,DD,WD,WW`, added up."""
+    try:
+        lists = [[int(c) for c in run.split(",")] for run in runs]
+    except ValueError:
+        lists = []
+    if not lists or any(len(counts) != 5 or min(counts) < 0 for counts in lists) or not sum(map(sum, lists)):
+        sys.exit("each run is five counts: LL,LD,DD,WD,WW")
+    return [sum(column) for column in zip(*lists)]
 
 
 if __name__ == "__main__":
