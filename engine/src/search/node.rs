@@ -18,8 +18,8 @@ use super::params::{
     LMP_BASE, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MATE, MATE_BOUND, MAX_PLY,
     NODE_TALLY_INTERVAL, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MARGIN_DIVISOR, NULL_MOVE_MARGIN_MAX,
     NULL_MOVE_MIN_DEPTH, NULL_MOVE_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
-    SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_VALUES, TB_BOUND, TB_DEPTH_BONUS, TB_WIN, TIME_CHECK_INTERVAL,
-    lmr_reduction,
+    SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_VALUES, SINGULAR_DEPTH_MARGIN, SINGULAR_MARGIN,
+    SINGULAR_MIN_DEPTH, TB_BOUND, TB_DEPTH_BONUS, TB_WIN, TIME_CHECK_INTERVAL, lmr_reduction,
 };
 use super::picker::MovePicker;
 use super::see::see;
@@ -93,6 +93,9 @@ pub struct Searcher<'a> {
     /// only the table entries it wrote itself, so that a search `2 × N − 1` plies deep finds
     /// every mate in `N` moves, whatever the table held and whatever the other threads do.
     pub proving: bool,
+    /// The move a singular-extension search at each ply leaves out (its table move), set by
+    /// the node that asks for that search and taken by the search it starts.
+    pub excluded: Vec<Option<Move>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -136,6 +139,7 @@ impl<'a> Searcher<'a> {
             draw_score: 0,
             root_turn: shakmaty::Color::White,
             proving: false,
+            excluded: vec![None; MAX_PLY + 1],
         }
     }
 
@@ -247,6 +251,9 @@ impl<'a> Searcher<'a> {
         null_before: bool,
     ) -> i32 {
         self.pv[ply].clear();
+        // Set when this is the search without the table's move that singular extensions ask
+        // for: it trusts no table entry of the node and writes none.
+        let excluded = self.excluded[ply].take();
         match self.network {
             Some(net) if ply == 0 => self.accumulators.set_root(net, pos),
             _ => self.accumulators.invalidate(ply),
@@ -284,7 +291,7 @@ impl<'a> Searcher<'a> {
         }
 
         let pv_node = beta - alpha > 1;
-        let entry = self.probe(hash, ply);
+        let entry = if excluded.is_some() { None } else { self.probe(hash, ply) };
         if let Some(entry) = entry
             && !pv_node
             && entry.depth >= depth
@@ -300,6 +307,7 @@ impl<'a> Searcher<'a> {
         }
 
         if ply > 0
+            && excluded.is_none()
             && let Some(tables) = self.tablebases
             && let Some(wdl) = tables.probe_search(pos)
         {
@@ -346,6 +354,7 @@ impl<'a> Searcher<'a> {
             && !self.proving
             && !in_check
             && ply > 0
+            && excluded.is_none()
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < MATE_BOUND
             && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
@@ -358,6 +367,7 @@ impl<'a> Searcher<'a> {
             && !in_check
             && !null_before
             && ply > 0
+            && excluded.is_none()
             && depth >= NULL_MOVE_MIN_DEPTH
             && has_pieces(pos)
             && static_eval >= beta
@@ -385,9 +395,40 @@ impl<'a> Searcher<'a> {
             let legal = if in_check { pos.is_legal(m) } else { is_legal_out_of_check(pos, m) };
             legal && (ply > 0 || self.root_moves.contains(&m))
         });
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !self.proving {
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !self.proving && excluded.is_none() {
             depth -= 1;
         }
+        // Singular extensions: a table move that a bound from nearly as deep puts well above
+        // every other move (a shallower search without it fails low) is searched a ply deeper;
+        // if the others too reach beta, the node is cut (multi-cut); if the table's bound alone
+        // reaches beta, the table move is searched a ply shallower.
+        let mut extension = 0;
+        if let (Some(m), Some(e)) = (tt_move, entry)
+            && ply > 0
+            && !self.proving
+            && depth >= SINGULAR_MIN_DEPTH
+            && e.bound != Bound::Upper
+            && e.depth >= depth - SINGULAR_DEPTH_MARGIN
+            && e.score.abs() < TB_WIN - MAX_PLY as i32
+            && ply < 2 * self.root_depth as usize
+        {
+            let singular_beta = e.score - SINGULAR_MARGIN * depth;
+            self.excluded[ply] = Some(m);
+            let score =
+                self.negamax(pos, hash, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, null_before);
+            if self.aborted {
+                return 0;
+            }
+            if score < singular_beta {
+                extension = 1;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            } else if e.score >= beta {
+                extension = -1;
+            }
+        }
+        // The moves searched already: the table's, or the one a singular search leaves out.
+        let skip = tt_move.or(excluded);
 
         let turn = pos.turn();
         let prev = if ply > 0 { self.line[ply - 1] } else { None };
@@ -400,7 +441,7 @@ impl<'a> Searcher<'a> {
         picker.reset(tt_move);
         let mut stage = if !in_check && ply > 0 { Stage::Tactical } else { Stage::All };
         if tt_move.is_none() && stage == Stage::All {
-            if !self.generate(&mut picker, pos, ply, None, lineage) {
+            if !self.generate(&mut picker, pos, ply, excluded, lineage) {
                 self.pickers[ply] = picker;
                 return if in_check { -MATE + ply as i32 } else { self.draw(pos) };
             }
@@ -426,10 +467,10 @@ impl<'a> Searcher<'a> {
             let Some(m) = picker.next(self.ordering) else {
                 match stage {
                     Stage::All => {
-                        self.generate(&mut picker, pos, ply, tt_move, lineage);
+                        self.generate(&mut picker, pos, ply, skip, lineage);
                     }
                     Stage::Tactical => {
-                        refutations = self.ordering.order_tactical(&mut picker, pos, ply, lineage, tt_move);
+                        refutations = self.ordering.order_tactical(&mut picker, pos, ply, lineage, skip);
                     }
                     Stage::Quiets => {
                         // Once quiet moves are pruned, only the checks among them are searched;
@@ -440,7 +481,7 @@ impl<'a> Searcher<'a> {
                         } else {
                             None
                         };
-                        OrderingTables::order_quiets(&mut picker, pos, tt_move, refutations, only);
+                        OrderingTables::order_quiets(&mut picker, pos, skip, refutations, only);
                     }
                     Stage::Done => break,
                 }
@@ -489,7 +530,8 @@ impl<'a> Searcher<'a> {
             self.path.push(child_hash);
             self.line[ply] = Some(m);
             let score = if searched == 0 {
-                -self.negamax(&child, child_hash, depth - 1, -beta, -alpha, ply + 1, false)
+                let extension = if Some(m) == tt_move { extension } else { 0 };
+                -self.negamax(&child, child_hash, depth - 1 + extension, -beta, -alpha, ply + 1, false)
             } else {
                 let reduction = if quiet_move && !self.proving && !in_check && depth >= LMR_MIN_DEPTH {
                     let mut r = lmr_reduction(depth, searched + 1);
@@ -551,18 +593,23 @@ impl<'a> Searcher<'a> {
         self.pickers[ply] = picker;
         self.quiets[ply] = quiets_tried;
         if best_score == -MATE - 1 {
+            if excluded.is_some() {
+                // The left-out move was the only one: nothing else reaches alpha.
+                return original_alpha;
+            }
             // No legal move: a node generating by stages finds it out only now.
             return if in_check { -MATE + ply as i32 } else { self.draw(pos) };
         }
         let bound = bound_of(best_score, original_alpha, beta);
         if let Some(keys) = keys
             && !self.proving
+            && excluded.is_none()
             && (ply > 0 || !self.root_restricted)
             && teaches(bound, best_score, eval, best_move)
         {
             self.correction.learn(turn, keys, depth, best_score, eval);
         }
-        if ply > 0 || !self.root_restricted {
+        if (ply > 0 || !self.root_restricted) && excluded.is_none() {
             let stored = Entry { best: best_move, score: best_score, depth, bound };
             self.tt.store(hash, ply, stored);
         }

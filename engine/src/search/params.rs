@@ -160,6 +160,16 @@ pub const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4
 /// Lazy SMP: the phase of each helper's depth skipping; see [`SKIP_SIZE`].
 pub const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
+/// Singular extensions are tried from this remaining depth on.
+pub const SINGULAR_MIN_DEPTH: i32 = 8;
+
+/// Singular extensions: the table's entry must be at most this many plies shallower than
+/// the node.
+pub const SINGULAR_DEPTH_MARGIN: i32 = 3;
+
+/// Singular extensions: the other moves must stay this much per ply below the table's score.
+pub const SINGULAR_MARGIN: i32 = 2;
+
 /// Piece values for static exchange evaluation, pawn to king.
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
 
