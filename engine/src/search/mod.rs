@@ -1,6 +1,6 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search with
 //! quiescence, a transposition table, move ordering, a correction history of the static
-//! evaluation, check extensions, null-move pruning and late-move reductions. Scores are
+//! evaluation, singular extensions, null-move pruning and late-move reductions. Scores are
 //! centipawns from the side to move's point of view.
 
 mod accumulators;
@@ -497,11 +497,12 @@ mod tests {
     fn a_repetition_inside_the_search_is_a_draw_at_once() {
         // White, whose back rank falls to the rooks, checks for ever (Qd8+ Kh7 Qd3+ Kg8
         // Qd5+ Kh8 Qd8+ ..., Stockfish's line); no position of it was met before the root, so
-        // the draw is a repetition the search finds by itself, within four plies (and the
-        // checks' extensions) the second time a position comes back, not the third.
+        // the draw is a repetition the search finds by itself, the second time a position
+        // comes back, not the third: within five plies, as Qd8+ Kh7 Qd3+ Kh8 Qd8+ brings back
+        // the position after the first check.
         let root = pos("7k/6p1/7p/8/8/8/rr3PP1/3Q2K1 w - - 0 40");
         let stop = AtomicBool::new(false);
-        let outcome = Engine::new(1).search(&root, &[], &SearchLimits::depth(4), &stop, |_| {});
+        let outcome = Engine::new(1).search(&root, &[], &SearchLimits::depth(5), &stop, |_| {});
         assert_eq!(outcome.info.as_ref().map(|i| i.score), Some(Score::Cp(0)), "{:?}", outcome.info);
     }
 

@@ -283,9 +283,6 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY - 1 {
             return self.static_eval(pos, hash, ply);
         }
-        if in_check {
-            depth += 1;
-        }
         if depth <= 0 {
             return self.quiescence(pos, hash, alpha, beta, ply, true);
         }
