@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Session, TempDir, only_a3_postbook, run_piped};
+use common::{LEVEL_AT_MOVE_ONE, LEVEL_DEPTH, Session, TempDir, only_a3_postbook, run_piped};
 
 use std::process::Command;
 
@@ -489,13 +489,11 @@ fn the_draw_and_resign_settings_are_options_with_their_ranges() {
     engine.expect("info string error: unknown option 'terra.courage'", Duration::from_secs(5));
 }
 
-/// The lines up to the best move of a search of a level rook ending at move 1. Depth 8: at
-/// depth 4 a network may still score it some 30 cp from level (n7ws gave +28 there and 0 at
-/// depth 8), beyond the dead band's 25.
+/// The lines up to the best move of a search of `LEVEL_AT_MOVE_ONE` to `LEVEL_DEPTH`.
 fn level_first_move(engine: &mut Session) -> Vec<String> {
     engine.send("ucinewgame");
-    engine.send("position fen 8/8/4k3/8/8/4K3/r7/7R w - - 0 1");
-    engine.send("go depth 8");
+    engine.send(&format!("position fen {LEVEL_AT_MOVE_ONE}"));
+    engine.send(&format!("go depth {LEVEL_DEPTH}"));
     let (best, mut lines) = engine.expect("bestmove", Duration::from_secs(10));
     lines.push(best);
     lines

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Session, TempDir, only_a3_postbook, run_piped};
+use common::{LEVEL_AT_MOVE_ONE, LEVEL_DEPTH, Session, TempDir, only_a3_postbook, run_piped};
 
 use std::time::Duration;
 
@@ -323,16 +323,11 @@ fn the_draw_and_resign_settings_are_options_with_their_ranges() {
     assert_eq!(line, "tellusererror unknown option terra.courage");
 }
 
-/// A level rook ending at move 1.
-const LEVEL_AT_MOVE_ONE: &str = "8/8/4k3/8/8/4K3/r7/7R w - - 0 1";
-
-/// The lines up to and including the engine's move from `LEVEL_AT_MOVE_ONE`. Depth 8: at
-/// depth 4 a network may still score it some 30 cp from level (n7ws gave +28 there and 0 at
-/// depth 8), beyond the dead band's 25.
+/// The lines up to and including the engine's move from `LEVEL_AT_MOVE_ONE` at `LEVEL_DEPTH`.
 fn first_move_lines(engine: &mut Session) -> Vec<String> {
     engine.send("new");
     engine.send(&format!("setboard {LEVEL_AT_MOVE_ONE}"));
-    engine.send("sd 8");
+    engine.send(&format!("sd {LEVEL_DEPTH}"));
     engine.send("go");
     let (line, mut before) = engine.expect("move ", Duration::from_secs(10));
     engine.send("ping 3");
