@@ -521,9 +521,7 @@ impl<'a> Searcher<'a> {
             if ply == 0 && self.budget.elapsed() >= CURRMOVE_AFTER {
                 self.listener.currmove(self.root_depth, m, searched as u32 + 1);
             }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_hash = child_hash(pos, hash, m, &child);
+            let (child, child_hash) = play(self.tt, pos, hash, m);
             self.path.push(child_hash);
             self.line[ply] = Some(m);
             let score = if searched == 0 {
@@ -706,9 +704,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_hash = child_hash(pos, hash, m, &child);
+            let (child, child_hash) = play(self.tt, pos, hash, m);
             self.line[ply] = Some(m);
             let score = -self.quiescence(&child, child_hash, -beta, -alpha, ply + 1, false);
             if self.aborted {
@@ -766,11 +762,18 @@ fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
     }
 }
 
-/// The hash of `child`, reached from `pos` (hash `hash`) by `m`: updated incrementally
-/// where shakmaty can, computed afresh otherwise.
-fn child_hash(pos: &Chess, hash: u64, m: Move, child: &Chess) -> u64 {
-    pos.update_zobrist_hash(Zobrist64(hash), m, EnPassantMode::Legal)
-        .map_or_else(|| position_hash(child), |z| z.0)
+/// The position `m` leads to from `pos` (hash `hash`), and its hash: updated incrementally
+/// where shakmaty can, computed afresh otherwise. The child's bucket of `tt` is fetched into
+/// the cache while the move is played, before the child's probe needs it.
+fn play(tt: &TranspositionTable, pos: &Chess, hash: u64, m: Move) -> (Chess, u64) {
+    let updated = pos.update_zobrist_hash(Zobrist64(hash), m, EnPassantMode::Legal).map(|z| z.0);
+    if let Some(key) = updated {
+        tt.prefetch(key);
+    }
+    let mut child = pos.clone();
+    child.play_unchecked(m);
+    let key = updated.unwrap_or_else(|| position_hash(&child));
+    (child, key)
 }
 
 /// Whether the side to move has more than a lone minor piece besides pawns and king:

@@ -52,8 +52,11 @@ struct Slot {
     data: AtomicU64,
 }
 
-/// Entries sharing one index; a key may sit in any of them.
-type Bucket = [Slot; BUCKET_SIZE];
+/// Entries sharing one index; a key may sit in any of them. Aligned to a cache line, which
+/// four slots fill: a probe then touches one line, not two.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket([Slot; BUCKET_SIZE]);
 
 /// The memory one bucket takes: `Hash` megabytes hold that many bytes of buckets.
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
@@ -78,7 +81,7 @@ impl TranspositionTable {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        for slot in self.buckets.iter_mut().flatten() {
+        for slot in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
             *slot.key.get_mut() = 0;
             *slot.data.get_mut() = 0;
         }
@@ -93,6 +96,21 @@ impl TranspositionTable {
     fn index(&self, key: u64) -> usize {
         // The multiply-shift maps the key onto the table evenly without a division.
         ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// Asks the processor to bring `key`'s bucket into the cache, so that a probe soon after
+    /// does not wait for memory (a hint: it changes nothing but the time a probe takes).
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const Bucket = &self.buckets[self.index(key)];
+            // SAFETY: SSE, which the instruction needs, is part of every x86-64 processor, and
+            // a prefetch reads nothing into the program: it cannot fault, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry for `key`, with its mate score converted to be relative to `ply`.
@@ -110,7 +128,7 @@ impl TranspositionTable {
 
     /// The entry for `key` that `keep` accepts, its mate score relative to `ply`.
     fn find(&self, key: u64, ply: usize, keep: impl Fn(&Stored) -> bool) -> Option<Entry> {
-        let bucket = &self.buckets[self.index(key)];
+        let bucket = &self.buckets[self.index(key)].0;
         // Keys are compared before anything is unpacked.
         let stored = bucket
             .iter()
@@ -128,7 +146,7 @@ impl TranspositionTable {
 
     /// Stores a result in its bucket.
     pub fn store(&self, key: u64, ply: usize, entry: Entry) {
-        let bucket = &self.buckets[self.index(key)];
+        let bucket = &self.buckets[self.index(key)].0;
         // Only the depths and generations decide which slot goes: no move is unpacked but the
         // one kept below.
         let slots: [(u64, u64); BUCKET_SIZE] = std::array::from_fn(|i| words(&bucket[i]));
@@ -152,7 +170,7 @@ impl TranspositionTable {
         let sample = self.buckets.len().min(1000 / BUCKET_SIZE);
         let used: usize = self.buckets[..sample]
             .iter()
-            .map(|b| b.iter().filter_map(load).filter(|s| s.generation == self.generation).count())
+            .map(|b| b.0.iter().filter_map(load).filter(|s| s.generation == self.generation).count())
             .sum();
         (used * 1000 / (sample * BUCKET_SIZE).max(1)) as u32
     }
@@ -281,6 +299,27 @@ mod tests {
     use crate::search::params::MATE;
 
     #[test]
+    fn every_bucket_sits_in_one_cache_line() {
+        for megabytes in [1, 3, 16] {
+            let tt = TranspositionTable::new(megabytes);
+            assert_eq!(tt.buckets.as_ptr() as usize % 64, 0, "{megabytes} MB");
+            assert_eq!(BUCKET_BYTES, 64);
+        }
+    }
+
+    #[test]
+    fn a_prefetch_changes_no_entry() {
+        let tt = TranspositionTable::new(1);
+        let entry = Entry { best: None, score: 42, depth: 3, bound: Bound::Exact };
+        tt.store(7, 0, entry);
+        for key in [0, 7, u64::MAX] {
+            tt.prefetch(key);
+        }
+        assert_eq!(tt.probe(7, 0).map(|e| e.score), Some(42));
+        assert!(tt.probe(8, 0).is_none());
+    }
+
+    #[test]
     fn stores_and_probes() {
         let tt = TranspositionTable::new(1);
         let entry = Entry { best: None, score: 42, depth: 3, bound: Bound::Exact };
@@ -369,7 +408,7 @@ mod tests {
         let at = |score| Entry { best: None, score, depth: 5, bound: Bound::Exact };
         tt.store(1, 0, at(10));
         // Another thread's data word lands over the first key's: the key no longer checks.
-        let slot = &tt.buckets[tt.index(1)][0];
+        let slot = &tt.buckets[tt.index(1)].0[0];
         slot.data.store(pack(&at(-10), 0), Ordering::Relaxed);
         assert!(tt.probe(1, 0).is_none());
     }
