@@ -3,7 +3,7 @@
 # Debian's Stockfish limited to the level's rating (UCI_LimitStrength, UCI_Elo; at 1350, its
 # weakest, for a level up to 150 below it), the levels further down against the next stronger
 # level, then the weakest level against Stockfish 1350 and full strength against Stockfish
-# 2400; one game at a time (pass `--concurrency 2` after TC for two),
+# FULL_AGAINST (default 2850, its strongest); one game at a time (pass `--concurrency 2` after TC for two),
 # fishtest's openings in a seeded random order, TCEC adjudication with the 3- and 4-piece
 # tablebases. Prints each match's `kibitz match` command and games, then the table.
 #
@@ -22,6 +22,7 @@ TC="${2:-10+0.1}"
 shift $(( $# < 2 ? $# : 2 ))
 PGN_DIR="${PGN_DIR:-levels-pgn}"
 SEED="${SEED:-1}"
+FULL_AGAINST="${FULL_AGAINST:-2850}"
 
 if [ ! -x /usr/games/stockfish ]; then
   echo "error: /usr/games/stockfish is missing: apt-get install stockfish" >&2
@@ -32,6 +33,6 @@ if [ -z "${KIBITZ:-}" ]; then
   KIBITZ=target/release/examples/cli
 fi
 mkdir -p "$PGN_DIR"
-exec nice "$KIBITZ" levels --pairs "$PAIRS" --tc "$TC" --check-pairs 5 --full-against 2400 \
+exec nice "$KIBITZ" levels --pairs "$PAIRS" --tc "$TC" --check-pairs 5 --full-against "$FULL_AGAINST" \
   --stockfish /usr/games/stockfish --openings data/openings/2moves_v2.pgn --seed "$SEED" \
   --tb data/syzygy --pgn-dir "$PGN_DIR" "$@"
