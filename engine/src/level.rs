@@ -23,18 +23,18 @@ pub struct Calibration {
 }
 
 /// The calibrated levels, weakest first: the ratings three runs of `kibitz levels` measured
-/// on 2026-11-25, pooled (docs/STRENGTH.md, `tools/levels_pool.py`; 90 games each, 60 for
-/// setting 1150; 95% intervals of ±70 Elo at best and ±205 at the bottom of the chain),
+/// on 2026-12-06 with the search of 1e7afc1, pooled (docs/STRENGTH.md, `tools/levels_pool.py`;
+/// 90 games each; 95% intervals of ±70 Elo at best and ±197 at the bottom of the chain),
 /// rounded to 10. Both columns rise.
 pub const CALIBRATION: [Calibration; 8] = [
-    Calibration { setting: 400, elo: 290 },
-    Calibration { setting: 700, elo: 560 },
-    Calibration { setting: 1000, elo: 760 },
-    Calibration { setting: 1150, elo: 1020 },
-    Calibration { setting: 1300, elo: 1290 },
-    Calibration { setting: 1600, elo: 1540 },
-    Calibration { setting: 1950, elo: 1750 },
-    Calibration { setting: 2400, elo: 1940 },
+    Calibration { setting: 400, elo: 430 },
+    Calibration { setting: 700, elo: 920 },
+    Calibration { setting: 1000, elo: 1090 },
+    Calibration { setting: 1150, elo: 1280 },
+    Calibration { setting: 1300, elo: 1340 },
+    Calibration { setting: 1600, elo: 1490 },
+    Calibration { setting: 1950, elo: 1710 },
+    Calibration { setting: 2400, elo: 1970 },
 ];
 
 /// The ratings a level may ask for (`UCI_Elo`'s range): the weakest and the strongest
@@ -43,7 +43,7 @@ pub const ELO_RANGE: (u32, u32) = (CALIBRATION[0].elo, CALIBRATION[CALIBRATION.l
 
 /// Full strength's rating as `kibitz levels` measured it at 10+0.1 (docs/STRENGTH.md); it
 /// rises with the time a move is given, where the levels' horizons stay put.
-pub const FULL_ELO: u32 = 2240;
+pub const FULL_ELO: u32 = 2710;
 
 /// How long full strength thinks per move in a game without a clock.
 pub const UNTIMED_MOVE_TIME: Duration = Duration::from_secs(3);
