@@ -197,27 +197,36 @@ fn a_timed_annotation_takes_at_most_two_searches_per_move() {
 /// searches ran past the time they were given.
 struct Stopwatch<P> {
     player: P,
-    started: Mutex<HashMap<u64, (Instant, Duration)>>,
-    totals: Mutex<(u32, Duration)>,
+    watch: Mutex<Watch>,
+}
+
+/// The searches under way (when each started, the time it was given), how many finished, and
+/// their overruns added up.
+#[derive(Default)]
+struct Watch {
+    started: HashMap<u64, (Instant, Duration)>,
+    finished: u32,
+    overran: Duration,
 }
 
 impl<P: Player> Stopwatch<P> {
     fn new(player: P) -> Self {
-        Stopwatch { player, started: Mutex::default(), totals: Mutex::default() }
+        Stopwatch { player, watch: Mutex::default() }
     }
 
     /// The searches finished, and their overruns added up.
     fn totals(&self) -> (u32, Duration) {
-        *self.totals.lock().expect("totals")
+        let watch = self.watch.lock().expect("watch");
+        (watch.finished, watch.overran)
     }
 
     fn seen(&self, event: Option<Event>) -> Option<Event> {
-        if let Some(Event::BestMove { id, .. }) = &event
-            && let Some((at, given)) = self.started.lock().expect("started").remove(id)
-        {
-            let mut totals = self.totals.lock().expect("totals");
-            totals.0 += 1;
-            totals.1 += at.elapsed().saturating_sub(given);
+        if let Some(Event::BestMove { id, .. }) = &event {
+            let mut watch = self.watch.lock().expect("watch");
+            if let Some((at, given)) = watch.started.remove(id) {
+                watch.finished += 1;
+                watch.overran += at.elapsed().saturating_sub(given);
+            }
         }
         event
     }
@@ -235,7 +244,7 @@ impl<P: Player> Player for Stopwatch<P> {
     fn send(&self, cmd: Command) {
         if let Command::Go { id, limits, .. } = &cmd {
             let given = limits.movetime.expect("a timed annotation gives each search a time");
-            self.started.lock().expect("started").insert(*id, (Instant::now(), given));
+            self.watch.lock().expect("watch").started.insert(*id, (Instant::now(), given));
         }
         self.player.send(cmd);
     }
