@@ -4,7 +4,7 @@
 //! cargo run --release -p kibitz-engine --example train_network -- --data FILE [--data FILE]... --out NET
 //!     [--hidden 128] [--epochs 20] [--batch 16384] [--lr 0.001] [--lr-drop-every 8] [--lr-gamma 0.3]
 //!     [--wdl 0.3] [--weight-decay 0.01] [--threads N] [--seed 1] [--validation 0.02]
-//!     [--max-positions N] [--mirror] [--init NET] [--scale 1]
+//!     [--max-positions N] [--mirror] [--init NET] [--scale 1] [--buckets 1] [--output-only]
 //! cargo run --release -p kibitz-engine --example train_network -- --init NET --epochs 0 --scale F --out NET2
 //! ```
 //!
@@ -28,7 +28,9 @@
 //! neurons (a multiple of 16), shared by both perspectives: `acc_p = b1 + sum of W1[f]`. The
 //! activation is SCReLU, `clamp(acc, 0, 1)^2`, and the output
 //! `out = W2[..H] . a_stm + W2[H..] . a_ntm + b2` with the side to move's half first; the
-//! evaluation is `out * 400` centipawns.
+//! evaluation is `out * 400` centipawns. With `--buckets B` the output layer (`W2`, `b2`) comes
+//! in B copies, and a position is evaluated by the copy of its number of pieces (the engine's
+//! `output_bucket`: 2 to 32 pieces cut into B nearly equal ranges).
 //!
 //! **Start.** Random weights (below), or with `--init NET` the weights of a network file of
 //! the format below, divided by their quantisation factors: to go on training a network on new
@@ -36,7 +38,10 @@
 //! then the network is widened: its neurons are kept, the new ones get input weights and
 //! biases as a fresh network's and output weights of 0, so that the widened network evaluates
 //! every position as the file's did and the new neurons learn from there. A narrower
-//! `--hidden` is refused.
+//! `--hidden` is refused. Likewise a one-bucket `--init` network given `--buckets B` starts
+//! with its output layer copied into every bucket, evaluating as before; a network of several
+//! buckets keeps them, and a different `--buckets` is refused. `--output-only` trains the
+//! output layer alone and keeps the hidden layer as `--init` had it.
 //!
 //! **Loss.** The mean squared error between `sigmoid(out)` and the target
 //! `(1 - wdl) * sigmoid(score / 400) + wdl * result` (`--wdl`). AdamW (0.9, 0.999, 1e-8) with
@@ -46,9 +51,9 @@
 //! across `--threads` threads (default: all cores).
 //!
 //! **Output.** After every epoch `NET` is written (as `NET.tmp`, then renamed), little-endian:
-//! the magic `KBZNET01`, `H` as `u32`, `W1` as `i16 [768 * H]` feature by feature (`w * 255`),
-//! `b1` as `i16 [H]` (`b * 255`), `W2` as `i16 [2 * H]` (`w * 64`) and `b2` as `i32`
-//! (`b * 255 * 64`), all rounded. The engine evaluates it in integers; at the end the trainer
+//! the magic `KBZNET02`, `H` and `B` as `u32`, `W1` as `i16 [768 * H]` feature by feature
+//! (`w * 255`), `b1` as `i16 [H]` (`b * 255`), `W2` as `i16 [B * 2 * H]` (`w * 64`) and `b2` as
+//! `i32 [B]` (`b * 255 * 64`), all rounded. The engine evaluates it in integers; at the end the trainer
 //! checks that integer evaluation against the float model on validation positions.
 //!
 //! **Scale.** `--scale F` writes the network with `W2` and `b2` multiplied by `F`, so that
@@ -64,7 +69,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use kibitz_engine::Network;
+use kibitz_engine::{Network, output_bucket};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -114,6 +119,10 @@ struct Options {
     init: Option<Network>,
     /// The factor of the written network's output layer.
     scale: f32,
+    /// The output layer's buckets.
+    buckets: usize,
+    /// Whether only the output layer learns.
+    output_only: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -135,8 +144,11 @@ fn parse_options() -> Result<Options, String> {
         mirror: false,
         init: None,
         scale: 1.0,
+        buckets: 1,
+        output_only: false,
     };
     let mut hidden_given = false;
+    let mut buckets_given = false;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -166,6 +178,11 @@ fn parse_options() -> Result<Options, String> {
             "--max-positions" => o.max_positions = number(&flag, &value()?)?,
             "--mirror" => o.mirror = true,
             "--scale" => o.scale = number(&flag, &value()?)?,
+            "--buckets" => {
+                o.buckets = number(&flag, &value()?)?;
+                buckets_given = true;
+            }
+            "--output-only" => o.output_only = true,
             "--init" => {
                 let path = PathBuf::from(value()?);
                 let read = std::fs::read(&path).map_err(|e| e.to_string());
@@ -188,6 +205,17 @@ fn parse_options() -> Result<Options, String> {
         } else if o.hidden < h {
             return Err(format!("--hidden {} is narrower than the --init network's {h} neurons", o.hidden));
         }
+        let b = init.buckets();
+        if !buckets_given {
+            o.buckets = b;
+        } else if b != 1 && o.buckets != b {
+            return Err(format!("--buckets {} differs from the --init network's {b} buckets", o.buckets));
+        }
+    } else if o.output_only {
+        return Err("--output-only needs an --init network to keep the hidden layer of".into());
+    }
+    if o.buckets == 0 || o.buckets > kibitz_engine::MAX_BUCKETS {
+        return Err(format!("--buckets {} must be within 1 and {}", o.buckets, kibitz_engine::MAX_BUCKETS));
     }
     if o.hidden == 0 || !o.hidden.is_multiple_of(16) {
         return Err(format!("--hidden {} must be a positive multiple of 16", o.hidden));
@@ -287,6 +315,11 @@ impl Sample {
         Sample { occupied, pieces, ..*self }
     }
 
+    /// The output bucket, of `buckets`, of the position.
+    fn bucket(&self, buckets: usize) -> usize {
+        output_bucket(self.occupied.count_ones() as usize, buckets)
+    }
+
     /// Writes the features of the side to move's and the other side's perspective; returns
     /// how many each has.
     fn features(&self, stm: &mut [u16; MAX_PIECES], ntm: &mut [u16; MAX_PIECES]) -> usize {
@@ -308,13 +341,23 @@ impl Sample {
     }
 }
 
-/// The float network as one flat parameter vector: `W1 [768 * H]`, `b1 [H]`, `W2 [2 * H]`,
-/// `b2`.
+/// The float network as one flat parameter vector: `W1 [768 * H]`, `b1 [H]`, `W2 [B * 2 * H]`,
+/// `b2 [B]`.
+#[derive(Clone, Copy)]
 struct Layout {
     h: usize,
+    /// The output layer's buckets.
+    buckets: usize,
+    /// Whether the hidden layer (`W1`, `b1`) learns: not with `--output-only`.
+    train_hidden: bool,
 }
 
 impl Layout {
+    /// A layout of `h` hidden neurons and one output bucket, all of it learning.
+    #[cfg(test)]
+    fn of(h: usize) -> Layout {
+        Layout { h, buckets: 1, train_hidden: true }
+    }
     /// The first layer's weights, feature-major.
     fn w1(&self) -> std::ops::Range<usize> {
         0..FEATURES * self.h
@@ -323,17 +366,23 @@ impl Layout {
     fn b1(&self) -> std::ops::Range<usize> {
         FEATURES * self.h..(FEATURES + 1) * self.h
     }
-    /// The output weights: the side to move's half, then the other's.
+    /// The output weights, bucket by bucket: the side to move's half, then the other's.
     fn w2(&self) -> std::ops::Range<usize> {
-        (FEATURES + 1) * self.h..(FEATURES + 3) * self.h
+        (FEATURES + 1) * self.h..(FEATURES + 1 + 2 * self.buckets) * self.h
     }
-    /// The output bias.
-    fn b2(&self) -> usize {
-        (FEATURES + 3) * self.h
+    /// The output weights of `bucket`.
+    fn w2_of(&self, bucket: usize) -> std::ops::Range<usize> {
+        let start = self.w2().start + bucket * 2 * self.h;
+        start..start + 2 * self.h
+    }
+    /// The output biases, one a bucket.
+    fn b2(&self) -> std::ops::Range<usize> {
+        let start = self.w2().end;
+        start..start + self.buckets
     }
     /// The number of parameters.
     fn len(&self) -> usize {
-        self.b2() + 1
+        self.b2().end
     }
 }
 
@@ -394,11 +443,12 @@ fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
 /// features in `s`.
 fn forward(params: &[f32], layout: &Layout, sample: &Sample, s: &mut Scratch) -> f32 {
     s.count = sample.features(&mut s.stm, &mut s.ntm);
-    let (w1, b1, w2) = (&params[layout.w1()], &params[layout.b1()], &params[layout.w2()]);
+    let (w1, b1) = (&params[layout.w1()], &params[layout.b1()]);
     accumulate(&mut s.acc_stm, b1, w1, &s.stm[..s.count]);
     accumulate(&mut s.acc_ntm, b1, w1, &s.ntm[..s.count]);
-    let h = layout.h;
-    screlu_dot(&s.acc_stm, &w2[..h]) + screlu_dot(&s.acc_ntm, &w2[h..]) + params[layout.b2()]
+    let (h, bucket) = (layout.h, sample.bucket(layout.buckets));
+    let w2 = &params[layout.w2_of(bucket)];
+    screlu_dot(&s.acc_stm, &w2[..h]) + screlu_dot(&s.acc_ntm, &w2[h..]) + params[layout.b2().start + bucket]
 }
 
 /// Adds the gradient of `scale * (sigmoid(out) - target)^2` to `grad`; returns the squared error.
@@ -414,11 +464,11 @@ fn backward(
     let p = sigmoid(out);
     let error = p - sample.target;
     let g = scale * 2.0 * error * p * (1.0 - p);
-    let h = layout.h;
-    let w2 = &params[layout.w2()];
-    grad[layout.b2()] += g;
+    let (h, bucket) = (layout.h, sample.bucket(layout.buckets));
+    let w2 = &params[layout.w2_of(bucket)];
+    grad[layout.b2().start + bucket] += g;
     {
-        let gw2 = &mut grad[layout.w2()];
+        let gw2 = &mut grad[layout.w2_of(bucket)];
         let (g_stm, g_ntm) = gw2.split_at_mut(h);
         for (acc, w, gw, d) in
             [(&s.acc_stm, &w2[..h], g_stm, &mut s.d_stm), (&s.acc_ntm, &w2[h..], g_ntm, &mut s.d_ntm)]
@@ -429,6 +479,9 @@ fn backward(
                 *d = if x > 0.0 && x < 1.0 { 2.0 * g * w * x } else { 0.0 };
             }
         }
+    }
+    if !layout.train_hidden {
+        return error * error;
     }
     for ((gb, ds), dn) in grad[layout.b1()].iter_mut().zip(&s.d_stm).zip(&s.d_ntm) {
         *gb += ds + dn;
@@ -480,7 +533,8 @@ impl AdamW {
     const BETA2: f32 = 0.999;
     const EPSILON: f32 = 1e-8;
 
-    /// One step on `params`; weight decay and clamping on `W1` and `W2`, clamping on `b1`.
+    /// One step on `params`; weight decay and clamping on `W1` and `W2`, clamping on `b1`;
+    /// the hidden layer is left as it is when it does not learn.
     fn step(&mut self, params: &mut [f32], grad: &[f32], layout: &Layout, lr: f32, decay: f32) {
         self.t = self.t.saturating_add(1);
         let c1 = 1.0 - Self::BETA1.powi(self.t);
@@ -490,9 +544,10 @@ impl AdamW {
             (layout.w1(), decay, CLIP),
             (layout.b1(), 0.0, CLIP),
             (layout.w2(), decay, CLIP),
-            (layout.b2()..layout.b2() + 1, 0.0, f32::MAX),
+            (layout.b2(), 0.0, f32::MAX),
         ];
-        for (range, decay, clip) in segments {
+        let skip = if layout.train_hidden { 0 } else { 2 };
+        for (range, decay, clip) in segments.into_iter().skip(skip) {
             let keep = 1.0 - lr * decay;
             let (p, g) = (&mut params[range.clone()], &grad[range.clone()]);
             let (m, v) = (&mut self.m[range.clone()], &mut self.v[range]);
@@ -508,12 +563,13 @@ impl AdamW {
 
 /// The quantised network, as the file holds it and the engine uses it.
 struct Quantised {
-    /// The hidden layer's size; the weights are laid out as in the file.
+    /// The hidden layer's size and the output buckets; the weights are laid out as in the file.
     h: usize,
+    buckets: usize,
     w1: Vec<i16>,
     b1: Vec<i16>,
     w2: Vec<i16>,
-    b2: i32,
+    b2: Vec<i32>,
 }
 
 impl Quantised {
@@ -521,7 +577,7 @@ impl Quantised {
     /// scaled output layer is beyond what the engine reads.
     fn new(params: &[f32], layout: &Layout, scale: f32) -> Result<Quantised, String> {
         let q = |w: &f32, f: i32| (w * f as f32).round() as i16;
-        let mut w2 = Vec::with_capacity(2 * layout.h);
+        let mut w2 = Vec::with_capacity(layout.w2().len());
         for w in &params[layout.w2()] {
             let scaled = (w * scale * QB as f32).round();
             if scaled.abs() > Network::MAX_OUTPUT_WEIGHT as f32 {
@@ -532,16 +588,21 @@ impl Quantised {
             }
             w2.push(scaled as i16);
         }
-        let b2 = (f64::from(params[layout.b2()]) * f64::from(scale) * f64::from(QA * QB)).round();
-        if b2.abs() > f64::from(i32::MAX) {
-            return Err(format!("--scale {scale} takes the output bias beyond 32 bits"));
+        let mut b2 = Vec::with_capacity(layout.buckets);
+        for b in &params[layout.b2()] {
+            let scaled = (f64::from(*b) * f64::from(scale) * f64::from(QA * QB)).round();
+            if scaled.abs() > f64::from(i32::MAX) {
+                return Err(format!("--scale {scale} takes an output bias beyond 32 bits"));
+            }
+            b2.push(scaled as i32);
         }
         Ok(Quantised {
             h: layout.h,
+            buckets: layout.buckets,
             w1: params[layout.w1()].iter().map(|w| q(w, QA)).collect(),
             b1: params[layout.b1()].iter().map(|w| q(w, QA)).collect(),
             w2,
-            b2: b2 as i32,
+            b2,
         })
     }
 
@@ -550,8 +611,10 @@ impl Quantised {
         let (mut stm, mut ntm) = ([0u16; MAX_PIECES], [0u16; MAX_PIECES]);
         let n = sample.features(&mut stm, &mut ntm);
         let h = self.h;
+        let bucket = sample.bucket(self.buckets);
+        let w2 = &self.w2[bucket * 2 * h..][..2 * h];
         let mut sum = 0i64;
-        for (features, w2) in [(&stm[..n], &self.w2[..h]), (&ntm[..n], &self.w2[h..])] {
+        for (features, w2) in [(&stm[..n], &w2[..h]), (&ntm[..n], &w2[h..])] {
             let mut acc = self.b1.clone();
             for &f in features {
                 for (a, w) in acc.iter_mut().zip(&self.w1[usize::from(f) * h..][..h]) {
@@ -563,7 +626,7 @@ impl Quantised {
                 sum += c * c * i64::from(w);
             }
         }
-        (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE as i32) / i64::from(QA * QB)
+        (sum / i64::from(QA) + i64::from(self.b2[bucket])) * i64::from(SCALE as i32) / i64::from(QA * QB)
     }
 
     /// Writes the network to `path` by way of `path.tmp`.
@@ -575,10 +638,13 @@ impl Quantised {
             let mut out = BufWriter::new(File::create(&tmp)?);
             out.write_all(Network::MAGIC)?;
             out.write_all(&u32::try_from(self.h).unwrap_or(u32::MAX).to_le_bytes())?;
+            out.write_all(&u32::try_from(self.buckets).unwrap_or(u32::MAX).to_le_bytes())?;
             for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
                 out.write_all(&w.to_le_bytes())?;
             }
-            out.write_all(&self.b2.to_le_bytes())?;
+            for b in &self.b2 {
+                out.write_all(&b.to_le_bytes())?;
+            }
             out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
             std::fs::rename(&tmp, path)
         };
@@ -660,31 +726,35 @@ fn dequantised(network: &Network) -> Vec<f32> {
     let f = |w: &i16, q: i32| f32::from(*w) / q as f32;
     let mut params: Vec<f32> = w1.iter().chain(b1).map(|w| f(w, QA)).collect();
     params.extend(w2.iter().map(|w| f(w, QB)));
-    params.push((f64::from(b2) / f64::from(QA * QB)) as f32);
+    params.extend(b2.iter().map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32));
     params
 }
 
-/// `params`, a network of `from` hidden neurons, widened to `layout`'s: the first `from`
-/// neurons are the old ones; the others start as a fresh network's (`initial_parameters`)
-/// but with output weights of 0, so that the output is unchanged.
-fn widened(params: &[f32], from: usize, layout: &Layout, rng: &mut StdRng) -> Vec<f32> {
-    let old = Layout { h: from };
-    if from == layout.h {
+/// `params`, a network of layout `old`, reshaped to `layout`'s wider hidden layer and its
+/// buckets: the first `old.h` neurons are the old ones; the others start as a fresh network's
+/// (`initial_parameters`) but with output weights of 0, and a one-bucket output layer is copied
+/// into every bucket, so that the output is unchanged. `layout` has as many buckets as `old`,
+/// or `old` has one.
+fn widened(params: &[f32], old: &Layout, layout: &Layout, rng: &mut StdRng) -> Vec<f32> {
+    if old.h == layout.h && old.buckets == layout.buckets {
         return params.to_vec();
     }
     let mut wide = initial_parameters(layout, rng);
-    let h = layout.h;
+    let (from, h) = (old.h, layout.h);
     for f in 0..FEATURES {
         wide[f * h..f * h + from].copy_from_slice(&params[f * from..(f + 1) * from]);
     }
     wide[layout.b1()][..from].copy_from_slice(&params[old.b1()]);
-    let (w2, old_w2) = (layout.w2().start, old.w2().start);
-    for half in 0..2 {
-        let new_half = &mut wide[w2 + half * h..w2 + (half + 1) * h];
-        new_half[..from].copy_from_slice(&params[old_w2 + half * from..old_w2 + (half + 1) * from]);
-        new_half[from..].fill(0.0);
+    for bucket in 0..layout.buckets {
+        let source = if old.buckets == 1 { 0 } else { bucket };
+        let (new_w2, old_w2) = (layout.w2_of(bucket).start, old.w2_of(source).start);
+        for half in 0..2 {
+            let new_half = &mut wide[new_w2 + half * h..new_w2 + (half + 1) * h];
+            new_half[..from].copy_from_slice(&params[old_w2 + half * from..old_w2 + (half + 1) * from]);
+            new_half[from..].fill(0.0);
+        }
+        wide[layout.b2().start + bucket] = params[old.b2().start + source];
     }
-    wide[layout.b2()] = params[old.b2()];
     wide
 }
 
@@ -763,9 +833,12 @@ fn train() -> Result<(), String> {
     let options = parse_options()?;
     let started = Instant::now();
     let mut rng = StdRng::seed_from_u64(options.seed);
-    let layout = Layout { h: options.hidden };
+    let layout = Layout { h: options.hidden, buckets: options.buckets, train_hidden: !options.output_only };
     let mut params = match &options.init {
-        Some(network) => widened(&dequantised(network), network.hidden(), &layout, &mut rng),
+        Some(network) => {
+            let old = Layout { h: network.hidden(), buckets: network.buckets(), train_hidden: true };
+            widened(&dequantised(network), &old, &layout, &mut rng)
+        }
         None => initial_parameters(&layout, &mut rng),
     };
     if options.data.is_empty() && options.init.is_some() {
@@ -885,7 +958,7 @@ mod tests {
 
     #[test]
     fn a_network_file_reads_back_as_the_parameters_it_was_written_from() {
-        let layout = Layout { h: 16 };
+        let layout = Layout { buckets: 8, ..Layout::of(16) };
         let mut rng = StdRng::seed_from_u64(5);
         let params = initial_parameters(&layout, &mut rng);
         let path = std::env::temp_dir().join(format!("kibitz-train-{}.nnue", std::process::id()));
@@ -893,7 +966,7 @@ mod tests {
         let bytes = std::fs::read(&path).expect("read");
         let _ = std::fs::remove_file(&path);
         let read = Network::from_bytes(&bytes).expect("parse");
-        assert_eq!(read.hidden(), 16);
+        assert_eq!((read.hidden(), read.buckets()), (16, 8));
         let back = dequantised(&read);
         assert_eq!(back.len(), params.len());
         // Each weight within half a quantisation step of the original.
@@ -906,12 +979,13 @@ mod tests {
         assert!(Network::from_bytes(shipped).is_ok_and(|n| n.hidden() == 64));
         assert!(Network::from_bytes(&shipped[..shipped.len() - 1]).is_err());
         assert!(Network::from_bytes(b"KBZNET02").is_err());
+        assert!(Network::from_bytes(b"KBZNET01").is_err());
     }
 
     #[test]
     fn a_rescaled_network_evaluates_that_many_times_the_original() {
         let shipped = Network::from_bytes(include_bytes!("../net/kibitz.nnue")).expect("shipped");
-        let layout = Layout { h: shipped.hidden() };
+        let layout = Layout { h: shipped.hidden(), buckets: shipped.buckets(), train_hidden: true };
         let params = dequantised(&shipped);
         let same = Quantised::new(&params, &layout, 1.0).expect("scale 1");
         let double = Quantised::new(&params, &layout, 2.0).expect("scale 2");
@@ -939,11 +1013,11 @@ mod tests {
     }
 
     #[test]
-    fn a_widened_network_evaluates_as_the_narrow_one() {
-        let (narrow, wide) = (Layout { h: 16 }, Layout { h: 48 });
+    fn a_widened_and_bucketed_network_evaluates_as_the_narrow_one() {
+        let (narrow, wide) = (Layout::of(16), Layout { buckets: 8, ..Layout::of(48) });
         let mut rng = StdRng::seed_from_u64(7);
         let params = initial_parameters(&narrow, &mut rng);
-        let wider = widened(&params, 16, &wide, &mut rng);
+        let wider = widened(&params, &narrow, &wide, &mut rng);
         assert_eq!(wider.len(), wide.len());
         // The new neurons are live (random input weights), but silent in the output.
         assert!(wider[wide.w1()].chunks(48).all(|row| row[16..].iter().any(|&w| w != 0.0)));
@@ -958,7 +1032,35 @@ mod tests {
             assert!((a - b).abs() < 1e-5, "{fen}: {a} against {b}");
         }
         // The same width is the same network.
-        assert_eq!(widened(&params, 16, &narrow, &mut rng), params);
+        assert_eq!(widened(&params, &narrow, &narrow, &mut rng), params);
+    }
+
+    #[test]
+    fn output_only_training_moves_the_output_layer_of_the_samples_bucket_alone() {
+        let layout = Layout { buckets: 8, train_hidden: false, ..Layout::of(16) };
+        let mut rng = StdRng::seed_from_u64(9);
+        let before = initial_parameters(&layout, &mut rng);
+        let mut params = before.clone();
+        let full = sample("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let mut grad = vec![0f32; layout.len()];
+        let mut s = Scratch::new(16);
+        backward(&params, &layout, &full, 1.0, &mut s, &mut grad);
+        let mut adam = AdamW { m: vec![0.0; layout.len()], v: vec![0.0; layout.len()], t: 0 };
+        adam.step(&mut params, &grad, &layout, 0.01, 0.0);
+        let changed = |range: std::ops::Range<usize>| range.clone().any(|i| params[i] != before[i]);
+        assert!(!changed(layout.w1()) && !changed(layout.b1()), "the hidden layer learnt");
+        let bucket = full.bucket(8);
+        assert_eq!(bucket, 7);
+        assert!(changed(layout.w2_of(bucket)));
+        for other in (0..8).filter(|&b| b != bucket) {
+            assert!(!changed(layout.w2_of(other)), "bucket {other} learnt from a position of bucket 7");
+            assert!(!changed(layout.b2().start + other..layout.b2().start + other + 1));
+        }
+        // With the hidden layer learning, it moves too.
+        let all = Layout { train_hidden: true, ..layout };
+        let mut grad = vec![0f32; all.len()];
+        backward(&before, &all, &full, 1.0, &mut s, &mut grad);
+        assert!(grad[all.w1()].iter().any(|&g| g != 0.0));
     }
 
     #[test]

@@ -78,7 +78,10 @@ pub use learning::{
 };
 pub use level::{CALIBRATION, Calibration, ELO_RANGE, FULL_ELO, Level, UNTIMED_MOVE_TIME, strength_options};
 pub use limits::SearchLimits;
-pub use network::{Accumulator, Evaluation, Network, NetworkChoice, NetworkError, evaluation_options};
+pub use network::{
+    Accumulator, Evaluation, MAX_BUCKETS, Network, NetworkChoice, NetworkError, evaluation_options,
+    output_bucket,
+};
 pub use perft::{divide, perft};
 pub use pgn::{
     PgnError, PgnGames, PgnStats, UnsupportedVariant, castling_mode_of_variant, decode_pgn_text,

@@ -5,6 +5,9 @@
 //! perspective, and one of six roles on one of 64 squares, the board flipped for Black), into
 //! one hidden layer of `H` neurons whose weights both perspectives share, a squared clipped
 //! ReLU (`clamp(x, 0, 1)²`), and one output from the side to move's half and the other half.
+//! The output layer may come in `B` *buckets* by the number of pieces on the board (see
+//! [`output_bucket`]): each bucket has its own output weights and bias, so that the opening,
+//! the middlegame and the ending weigh the same hidden neurons differently.
 //! It is trained by `engine/examples/train_network.rs` on positions of Kibitz's own self-play
 //! (`engine/examples/datagen.rs`), labelled by the search's score and the game's result.
 //!
@@ -13,9 +16,10 @@
 //! incrementally from the move played (two to four rows of weights added or taken away per
 //! perspective) instead of summing every piece again.
 //!
-//! The file format, little-endian: the magic `KBZNET01`, `u32` H, `i16` feature weights
-//! (768 × H, feature-major), `i16` hidden biases (H), `i16` output weights (2 × H, the side to
-//! move's half first), `i32` output bias (quantised by 255 × 64).
+//! The file format, little-endian: the magic `KBZNET02`, `u32` H, `u32` B, `i16` feature
+//! weights (768 × H, feature-major), `i16` hidden biases (H), `i16` output weights (B × 2 × H,
+//! bucket by bucket, each the side to move's half first), `i32` output biases (B, quantised by
+//! 255 × 64). The older `KBZNET01` is the same without B: one bucket.
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -33,7 +37,12 @@ const QB: i32 = 64;
 /// The output's scale to centipawns.
 const SCALE: i32 = 400;
 /// The first bytes of a network file.
-const MAGIC: &[u8; 8] = b"KBZNET01";
+const MAGIC: &[u8; 8] = b"KBZNET02";
+/// The first bytes of a network file of the first format, which has one output bucket and
+/// no bucket count.
+const MAGIC_V1: &[u8; 8] = b"KBZNET01";
+/// The most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 16;
 /// The widest hidden layer a file may have.
 const MAX_HIDDEN: usize = 4096;
 /// How many neurons' `clamp(v, 0, QA)² × w` the output sums in an `i32` before widening.
@@ -112,8 +121,10 @@ pub fn evaluation_options() -> Vec<EngineOption> {
 /// A network file that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NetworkError {
-    /// The file does not start with `KBZNET01`.
+    /// The file starts with neither `KBZNET02` nor `KBZNET01`.
     NotANetwork,
+    /// The output layer's bucket count is 0 or above 16.
+    BadBucketCount(u64),
     /// The hidden layer's size is 0, not a multiple of 16 (the arithmetic's group size), or
     /// above 4096.
     BadHiddenSize(u64),
@@ -131,7 +142,10 @@ pub enum NetworkError {
 impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NetworkError::NotANetwork => write!(f, "not a Kibitz network file (no KBZNET01 header)"),
+            NetworkError::NotANetwork => write!(f, "not a Kibitz network file (no KBZNET02 header)"),
+            NetworkError::BadBucketCount(b) => {
+                write!(f, "{b} output buckets (it must be 1 to {MAX_BUCKETS})")
+            }
             NetworkError::BadHiddenSize(h) => {
                 write!(
                     f,
@@ -154,12 +168,14 @@ impl std::error::Error for NetworkError {}
 #[derive(Clone, Debug)]
 pub struct Network {
     hidden: usize,
+    buckets: usize,
     /// `INPUTS × hidden`, the weights of feature `f` at `f * hidden ..`.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
-    /// `2 × hidden`: the side to move's half, then the other's.
+    /// `buckets × 2 × hidden`: for each bucket the side to move's half, then the other's.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One per bucket.
+    output_bias: Vec<i32>,
 }
 
 /// The hidden layer of one position from both perspectives.
@@ -264,37 +280,42 @@ impl Network {
     /// # Errors
     /// When the bytes are not a whole network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        let header = MAGIC.len() + 4;
-        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
+        let word = |at: usize| -> Option<u32> {
+            let b = bytes.get(at..at + 4)?;
+            Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let magic = bytes.get(..MAGIC.len());
+        let (hidden, buckets, header) = if magic == Some(MAGIC) {
+            let (h, b) = word(8).zip(word(12)).ok_or(NetworkError::NotANetwork)?;
+            (h, b, 16)
+        } else if magic == Some(MAGIC_V1) {
+            (word(8).ok_or(NetworkError::NotANetwork)?, 1, 12)
+        } else {
             return Err(NetworkError::NotANetwork);
-        }
-        let mut size = [0u8; 4];
-        size.copy_from_slice(&bytes[MAGIC.len()..header]);
-        let hidden = u32::from_le_bytes(size);
+        };
         let h = hidden as usize;
         if h == 0 || !h.is_multiple_of(LANES) || h > MAX_HIDDEN {
             return Err(NetworkError::BadHiddenSize(u64::from(hidden)));
         }
-        let expected = header + 2 * (INPUTS * h + h + 2 * h) + 4;
+        let b = buckets as usize;
+        if b == 0 || b > MAX_BUCKETS {
+            return Err(NetworkError::BadBucketCount(u64::from(buckets)));
+        }
+        let biases = header + 2 * (INPUTS * h + h + b * 2 * h);
+        let expected = biases + 4 * b;
         if bytes.len() != expected {
             return Err(NetworkError::WrongLength { expected, found: bytes.len() });
         }
-        let mut words = bytes[header..expected - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut words = bytes[header..biases].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let feature_weights: Vec<i16> = words.by_ref().take(INPUTS * h).collect();
         let feature_bias: Vec<i16> = words.by_ref().take(h).collect();
         let output_weights: Vec<i16> = words.collect();
         if let Some(&w) = output_weights.iter().find(|&&w| i32::from(w).abs() > MAX_OUTPUT_WEIGHT) {
             return Err(NetworkError::OutputWeightTooLarge(w));
         }
-        let mut bias = [0u8; 4];
-        bias.copy_from_slice(&bytes[expected - 4..]);
-        Ok(Network {
-            hidden: h,
-            feature_weights,
-            feature_bias,
-            output_weights,
-            output_bias: i32::from_le_bytes(bias),
-        })
+        let output_bias =
+            bytes[biases..].chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        Ok(Network { hidden: h, buckets: b, feature_weights, feature_bias, output_weights, output_bias })
     }
 
     /// The network built into Kibitz.
@@ -316,12 +337,19 @@ impl Network {
         self.hidden
     }
 
-    /// The quantised parameters in the file's order: the feature weights (`768 × hidden`,
-    /// feature by feature), the feature biases (`hidden`), the output weights (`2 × hidden`,
-    /// the side to move's half first) and the output bias. The trainer goes on from them.
+    /// The number of output buckets.
     #[must_use]
-    pub fn parameters(&self) -> (&[i16], &[i16], &[i16], i32) {
-        (&self.feature_weights, &self.feature_bias, &self.output_weights, self.output_bias)
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The quantised parameters in the file's order: the feature weights (`768 × hidden`,
+    /// feature by feature), the feature biases (`hidden`), the output weights (`buckets × 2 ×
+    /// hidden`, each bucket the side to move's half first) and the output biases (`buckets`).
+    /// The trainer goes on from them.
+    #[must_use]
+    pub fn parameters(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (&self.feature_weights, &self.feature_bias, &self.output_weights, &self.output_bias)
     }
 
     /// Evaluates `pos` in centipawns for the side to move, from scratch.
@@ -329,7 +357,7 @@ impl Network {
     pub fn evaluate(&self, pos: &Chess) -> i32 {
         let mut acc = Accumulator::new(self.hidden);
         self.refresh(pos.board(), &mut acc);
-        self.output(&acc, pos.turn())
+        self.output(&acc, pos.turn(), pos.board().occupied().count())
     }
 
     /// Evaluates `pos` in centipawns from White's side, from scratch.
@@ -407,18 +435,30 @@ impl Network {
         true
     }
 
-    /// The evaluation in centipawns, for `turn`, of the position whose hidden layer is `acc`.
+    /// The evaluation in centipawns, for `turn`, of the position with `pieces` pieces on the
+    /// board (kings included) whose hidden layer is `acc`.
     #[must_use]
-    pub fn output(&self, acc: &Accumulator, turn: Color) -> i32 {
-        let (ours, theirs) = self.output_weights.split_at(self.hidden);
+    pub fn output(&self, acc: &Accumulator, turn: Color, pieces: usize) -> i32 {
+        let bucket = output_bucket(pieces, self.buckets);
+        let weights = &self.output_weights[bucket * 2 * self.hidden..][..2 * self.hidden];
+        let (ours, theirs) = weights.split_at(self.hidden);
         let sum = screlu_dot(acc.side(turn), ours) + screlu_dot(acc.side(!turn), theirs);
-        let cp = (sum / i64::from(QA) + i64::from(self.output_bias)) * i64::from(SCALE) / i64::from(QA * QB);
+        let bias = i64::from(self.output_bias[bucket]);
+        let cp = (sum / i64::from(QA) + bias) * i64::from(SCALE) / i64::from(QA * QB);
         i32::try_from(cp).unwrap_or(if cp < 0 { i32::MIN / 2 } else { i32::MAX / 2 })
     }
 
     fn row(&self, feature: usize) -> &[i16] {
         &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
+}
+
+/// The output bucket, of `buckets`, of a position with `pieces` pieces on the board (kings
+/// included): the range from 2 to 32 pieces cut into `buckets` nearly equal parts, fewest
+/// pieces first (with 8 buckets, 2-5 pieces are bucket 0 and 30-32 bucket 7).
+#[must_use]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    ((pieces.clamp(2, 32) - 2) * buckets / 31).min(buckets.saturating_sub(1))
 }
 
 /// How many neurons the accumulator updates take at once: a fixed width lets the compiler
@@ -517,8 +557,9 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode};
 
-    /// A network with small pseudo-random weights, to test the arithmetic without a file.
-    fn random_network(hidden: usize) -> Network {
+    /// The file of a network with small pseudo-random weights and `buckets` output buckets
+    /// (none: the first format), to test the arithmetic without a file.
+    fn random_bytes(hidden: usize, buckets: Option<usize>) -> Vec<u8> {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = |range: i64| {
             state ^= state << 13;
@@ -526,19 +567,34 @@ mod tests {
             state ^= state << 17;
             i16::try_from((state % (2 * range as u64 + 1)) as i64 - range).unwrap_or(0)
         };
-        let mut bytes = MAGIC.to_vec();
+        let mut bytes = if buckets.is_some() { MAGIC.to_vec() } else { MAGIC_V1.to_vec() };
         bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
+        if let Some(b) = buckets {
+            bytes.extend_from_slice(&(b as u32).to_le_bytes());
+        }
         for _ in 0..INPUTS * hidden {
             bytes.extend_from_slice(&next(60).to_le_bytes());
         }
         for _ in 0..hidden {
             bytes.extend_from_slice(&next(100).to_le_bytes());
         }
-        for _ in 0..2 * hidden {
+        let b = buckets.unwrap_or(1);
+        for _ in 0..b * 2 * hidden {
             bytes.extend_from_slice(&next(127).to_le_bytes());
         }
-        bytes.extend_from_slice(&1234i32.to_le_bytes());
-        Network::from_bytes(&bytes).expect("a well-formed network")
+        for i in 0..b {
+            bytes.extend_from_slice(&(1234i32 - 500 * i as i32).to_le_bytes());
+        }
+        bytes
+    }
+
+    /// A network of the first format (one output bucket) with small pseudo-random weights.
+    fn random_network(hidden: usize) -> Network {
+        Network::from_bytes(&random_bytes(hidden, None)).expect("a well-formed network")
+    }
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal")
     }
 
     #[test]
@@ -552,8 +608,10 @@ mod tests {
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
         ];
-        // One block of the output's sums and several, the last one partial.
-        let nets = [random_network(32), random_network(160)];
+        // One block of the output's sums and several, the last one partial; one output bucket
+        // and eight.
+        let eight = Network::from_bytes(&random_bytes(48, Some(8))).expect("a well-formed network");
+        let nets = [random_network(32), random_network(160), eight];
         for (net, fen) in nets.iter().flat_map(|n| fens.map(|f| (n, f))) {
             let hidden = net.hidden();
             let pos: Chess =
@@ -568,7 +626,12 @@ mod tests {
                 let mut fresh = Accumulator::new(hidden);
                 net.refresh(after.board(), &mut fresh);
                 assert_eq!(child, fresh, "{hidden}: {fen} {m}");
-                assert_eq!(net.output(&child, after.turn()), net.evaluate(&after), "{hidden}: {fen} {m}");
+                let pieces = after.board().occupied().count();
+                assert_eq!(
+                    net.output(&child, after.turn(), pieces),
+                    net.evaluate(&after),
+                    "{hidden}: {fen} {m}"
+                );
             }
         }
     }
@@ -576,11 +639,7 @@ mod tests {
     #[test]
     fn the_evaluation_is_the_same_for_a_mirrored_position() {
         let net = random_network(16);
-        let pos: Chess = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-            .parse::<Fen>()
-            .expect("fen")
-            .into_position(CastlingMode::Standard)
-            .expect("legal");
+        let pos = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
         let mirrored = pos.to_setup(EnPassantMode::Legal);
         let flipped: Chess = {
             let mut setup = mirrored;
@@ -593,15 +652,30 @@ mod tests {
     #[test]
     fn broken_files_are_refused_with_a_reason() {
         assert_eq!(Network::from_bytes(b"not a net").err(), Some(NetworkError::NotANetwork));
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&17u32.to_le_bytes());
-        assert_eq!(Network::from_bytes(&bytes).err(), Some(NetworkError::BadHiddenSize(17)));
-        let mut bytes = MAGIC.to_vec();
+        assert_eq!(Network::from_bytes(b"KBZNET02\x10\0\0\0").err(), Some(NetworkError::NotANetwork));
+        for magic in [MAGIC, MAGIC_V1] {
+            let mut bytes = magic.to_vec();
+            bytes.extend_from_slice(&17u32.to_le_bytes());
+            bytes.extend_from_slice(&1u32.to_le_bytes());
+            assert_eq!(Network::from_bytes(&bytes).err(), Some(NetworkError::BadHiddenSize(17)));
+        }
+        for buckets in [0u32, 17] {
+            let mut bytes = MAGIC.to_vec();
+            bytes.extend_from_slice(&16u32.to_le_bytes());
+            bytes.extend_from_slice(&buckets.to_le_bytes());
+            let refused = Network::from_bytes(&bytes).err();
+            assert_eq!(refused, Some(NetworkError::BadBucketCount(u64::from(buckets))));
+        }
+        let mut bytes = MAGIC_V1.to_vec();
         bytes.extend_from_slice(&16u32.to_le_bytes());
         bytes.extend_from_slice(&[0; 10]);
         assert!(matches!(Network::from_bytes(&bytes), Err(NetworkError::WrongLength { found: 22, .. })));
+        // A file of eight buckets cut short by one bias.
+        let mut cut = random_bytes(16, Some(8));
+        cut.truncate(cut.len() - 4);
+        assert!(matches!(Network::from_bytes(&cut), Err(NetworkError::WrongLength { .. })));
         // Output weights whose sums would overflow the evaluation's integers.
-        let mut bytes = MAGIC.to_vec();
+        let mut bytes = MAGIC_V1.to_vec();
         bytes.extend_from_slice(&16u32.to_le_bytes());
         bytes.extend_from_slice(&vec![0; 2 * (INPUTS * 16 + 16)]);
         for _ in 0..2 * 16 {
@@ -609,6 +683,39 @@ mod tests {
         }
         bytes.extend_from_slice(&0i32.to_le_bytes());
         assert_eq!(Network::from_bytes(&bytes).err(), Some(NetworkError::OutputWeightTooLarge(i16::MAX)));
+    }
+
+    #[test]
+    fn buckets_split_two_to_thirty_two_pieces_evenly_fewest_first() {
+        let eight: Vec<usize> = (2..=32).map(|n| output_bucket(n, 8)).collect();
+        assert_eq!(eight.first(), Some(&0));
+        assert_eq!(eight.last(), Some(&7));
+        assert!(eight.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1), "{eight:?}");
+        for b in 0..8 {
+            let size = eight.iter().filter(|&&x| x == b).count();
+            assert!((3..=5).contains(&size), "bucket {b} holds {size} piece counts: {eight:?}");
+        }
+        assert!((0..=40).all(|n| output_bucket(n, 1) == 0));
+        assert_eq!(output_bucket(0, 8), 0);
+        assert_eq!(output_bucket(40, 8), 7);
+    }
+
+    #[test]
+    fn each_position_is_evaluated_by_the_bucket_of_its_piece_count() {
+        let bytes = random_bytes(32, Some(8));
+        let net = Network::from_bytes(&bytes).expect("a well-formed network");
+        assert_eq!(net.buckets(), 8);
+        // The bucket's bias alone moves the evaluation: raising bucket 7's leaves every
+        // position of 30 pieces or more higher and every other one as it was.
+        let mut raised = bytes.clone();
+        let at = raised.len() - 4;
+        raised[at..].copy_from_slice(&(1234i32 - 3500 + 255 * 64).to_le_bytes());
+        let raised = Network::from_bytes(&raised).expect("a well-formed network");
+        let full = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        let ending = position("8/5k2/8/3K4/8/8/1P6/8 w - - 0 1");
+        // Up to the rounding of the integer division.
+        assert!((raised.evaluate(&full) - net.evaluate(&full) - SCALE).abs() <= 1);
+        assert_eq!(raised.evaluate(&ending), net.evaluate(&ending));
     }
 
     #[test]
