@@ -26,8 +26,11 @@ def main():
     nodes = int(sys.argv[2]) if len(sys.argv) == 3 else 200_000
     out = f"/tmp/callgrind-search-{os.getpid()}.out"
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", ENGINE]
-    p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    try:
+        p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    except FileNotFoundError:
+        sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
     p.stdin.write(f"uci\nsetoption name EvalFile value {net}\nisready\n"
                   f"position fen {FEN}\ngo nodes {nodes}\n")
     p.stdin.flush()

@@ -358,6 +358,10 @@ impl Layout {
     fn of(h: usize) -> Layout {
         Layout { h, buckets: 1, train_hidden: true }
     }
+    /// The layout of a network file's parameters, all of it learning.
+    fn of_network(network: &Network) -> Layout {
+        Layout { h: network.hidden(), buckets: network.buckets(), train_hidden: true }
+    }
     /// The first layer's weights, feature-major.
     fn w1(&self) -> std::ops::Range<usize> {
         0..FEATURES * self.h
@@ -379,6 +383,10 @@ impl Layout {
     fn b2(&self) -> std::ops::Range<usize> {
         let start = self.w2().end;
         start..start + self.buckets
+    }
+    /// The output bias of `bucket`.
+    fn b2_of(&self, bucket: usize) -> usize {
+        self.b2().start + bucket
     }
     /// The number of parameters.
     fn len(&self) -> usize {
@@ -448,7 +456,7 @@ fn forward(params: &[f32], layout: &Layout, sample: &Sample, s: &mut Scratch) ->
     accumulate(&mut s.acc_ntm, b1, w1, &s.ntm[..s.count]);
     let (h, bucket) = (layout.h, sample.bucket(layout.buckets));
     let w2 = &params[layout.w2_of(bucket)];
-    screlu_dot(&s.acc_stm, &w2[..h]) + screlu_dot(&s.acc_ntm, &w2[h..]) + params[layout.b2().start + bucket]
+    screlu_dot(&s.acc_stm, &w2[..h]) + screlu_dot(&s.acc_ntm, &w2[h..]) + params[layout.b2_of(bucket)]
 }
 
 /// Adds the gradient of `scale * (sigmoid(out) - target)^2` to `grad`; returns the squared error.
@@ -466,7 +474,7 @@ fn backward(
     let g = scale * 2.0 * error * p * (1.0 - p);
     let (h, bucket) = (layout.h, sample.bucket(layout.buckets));
     let w2 = &params[layout.w2_of(bucket)];
-    grad[layout.b2().start + bucket] += g;
+    grad[layout.b2_of(bucket)] += g;
     {
         let gw2 = &mut grad[layout.w2_of(bucket)];
         let (g_stm, g_ntm) = gw2.split_at_mut(h);
@@ -753,7 +761,7 @@ fn widened(params: &[f32], old: &Layout, layout: &Layout, rng: &mut StdRng) -> V
             new_half[..from].copy_from_slice(&params[old_w2 + half * from..old_w2 + (half + 1) * from]);
             new_half[from..].fill(0.0);
         }
-        wide[layout.b2().start + bucket] = params[old.b2().start + source];
+        wide[layout.b2_of(bucket)] = params[old.b2_of(source)];
     }
     wide
 }
@@ -835,10 +843,7 @@ fn train() -> Result<(), String> {
     let mut rng = StdRng::seed_from_u64(options.seed);
     let layout = Layout { h: options.hidden, buckets: options.buckets, train_hidden: !options.output_only };
     let mut params = match &options.init {
-        Some(network) => {
-            let old = Layout { h: network.hidden(), buckets: network.buckets(), train_hidden: true };
-            widened(&dequantised(network), &old, &layout, &mut rng)
-        }
+        Some(network) => widened(&dequantised(network), &Layout::of_network(network), &layout, &mut rng),
         None => initial_parameters(&layout, &mut rng),
     };
     if options.data.is_empty() && options.init.is_some() {
@@ -985,7 +990,7 @@ mod tests {
     #[test]
     fn a_rescaled_network_evaluates_that_many_times_the_original() {
         let shipped = Network::from_bytes(include_bytes!("../net/kibitz.nnue")).expect("shipped");
-        let layout = Layout { h: shipped.hidden(), buckets: shipped.buckets(), train_hidden: true };
+        let layout = Layout::of_network(&shipped);
         let params = dequantised(&shipped);
         let same = Quantised::new(&params, &layout, 1.0).expect("scale 1");
         let double = Quantised::new(&params, &layout, 2.0).expect("scale 2");
@@ -1054,7 +1059,7 @@ mod tests {
         assert!(changed(layout.w2_of(bucket)));
         for other in (0..8).filter(|&b| b != bucket) {
             assert!(!changed(layout.w2_of(other)), "bucket {other} learnt from a position of bucket 7");
-            assert!(!changed(layout.b2().start + other..layout.b2().start + other + 1));
+            assert!(!changed(layout.b2_of(other)..layout.b2_of(other) + 1));
         }
         // With the hidden layer learning, it moves too.
         let all = Layout { train_hidden: true, ..layout };

@@ -48,9 +48,13 @@ pub(crate) fn set_network_file(path: &str, send: impl FnOnce(Command)) -> Result
     let path = path.trim();
     let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}"))?;
     let network = Network::from_bytes(&bytes).map_err(|e| format!("EvalFile {path}: {e}"))?;
+    let buckets = match network.buckets() {
+        1 => String::new(),
+        b => format!(" and {b} output buckets"),
+    };
     let hidden = network.hidden();
     send(Command::SetNetworkFile(Some(Arc::new(network))));
-    Ok(Some(format!("EvalFile {path}: a network of {hidden} hidden neurons")))
+    Ok(Some(format!("EvalFile {path}: a network of {hidden} hidden neurons{buckets}")))
 }
 
 /// Opens the book a `BookFile` option names: `None` for no file, else the book and a line

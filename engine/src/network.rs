@@ -142,7 +142,9 @@ pub enum NetworkError {
 impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NetworkError::NotANetwork => write!(f, "not a Kibitz network file (no KBZNET02 header)"),
+            NetworkError::NotANetwork => {
+                write!(f, "not a Kibitz network file (no KBZNET02 or KBZNET01 header)")
+            }
             NetworkError::BadBucketCount(b) => {
                 write!(f, "{b} output buckets (it must be 1 to {MAX_BUCKETS})")
             }
@@ -357,7 +359,7 @@ impl Network {
     pub fn evaluate(&self, pos: &Chess) -> i32 {
         let mut acc = Accumulator::new(self.hidden);
         self.refresh(pos.board(), &mut acc);
-        self.output(&acc, pos.turn(), pos.board().occupied().count())
+        self.output(&acc, pos)
     }
 
     /// Evaluates `pos` in centipawns from White's side, from scratch.
@@ -435,11 +437,12 @@ impl Network {
         true
     }
 
-    /// The evaluation in centipawns, for `turn`, of the position with `pieces` pieces on the
-    /// board (kings included) whose hidden layer is `acc`.
+    /// The evaluation in centipawns, for its side to move, of `pos`, whose hidden layer is
+    /// `acc`; its number of pieces picks the output bucket.
     #[must_use]
-    pub fn output(&self, acc: &Accumulator, turn: Color, pieces: usize) -> i32 {
-        let bucket = output_bucket(pieces, self.buckets);
+    pub fn output(&self, acc: &Accumulator, pos: &Chess) -> i32 {
+        let turn = pos.turn();
+        let bucket = output_bucket(pos.board().occupied().count(), self.buckets);
         let weights = &self.output_weights[bucket * 2 * self.hidden..][..2 * self.hidden];
         let (ours, theirs) = weights.split_at(self.hidden);
         let sum = screlu_dot(acc.side(turn), ours) + screlu_dot(acc.side(!turn), theirs);
@@ -626,12 +629,7 @@ mod tests {
                 let mut fresh = Accumulator::new(hidden);
                 net.refresh(after.board(), &mut fresh);
                 assert_eq!(child, fresh, "{hidden}: {fen} {m}");
-                let pieces = after.board().occupied().count();
-                assert_eq!(
-                    net.output(&child, after.turn(), pieces),
-                    net.evaluate(&after),
-                    "{hidden}: {fen} {m}"
-                );
+                assert_eq!(net.output(&child, &after), net.evaluate(&after), "{hidden}: {fen} {m}");
             }
         }
     }

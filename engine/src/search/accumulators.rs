@@ -76,7 +76,7 @@ impl AccumulatorStack {
             net.refresh(pos.board(), &mut self.accumulators[ply]);
             self.valid[ply] = true;
         }
-        let score = net.output(&self.accumulators[ply], pos.turn(), pos.board().occupied().count());
+        let score = net.output(&self.accumulators[ply], pos);
         debug_assert_eq!(score, net.evaluate(pos), "the incremental accumulator went astray");
         score
     }
