@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{LEVEL_AT_MOVE_ONE, LEVEL_DEPTH, Session, TempDir, only_a3_postbook, run_piped};
+use common::{LEVEL_AT_MOVE_ONE, LEVEL_BAND, LEVEL_DEPTH, Session, TempDir, only_a3_postbook, run_piped};
 
 use std::process::Command;
 
@@ -507,6 +507,7 @@ fn the_policy_says_what_it_would_do_before_the_best_move() {
     assert!(!lines.iter().any(|l| l.starts_with(offer)), "Terra's rules offer no draw at move 1: {lines:?}");
     engine.send("setoption name Rules value DeadBand");
     engine.send("setoption name dead_band.moves value 0");
+    engine.send(&format!("setoption name dead_band.width value {LEVEL_BAND}"));
     let lines = level_first_move(&mut engine);
     let at = lines.iter().position(|l| l.starts_with(offer)).expect("a draw offer said");
     assert!(lines[at].contains("my score has stayed within"), "{lines:?}");
@@ -525,11 +526,10 @@ fn the_policy_says_what_it_would_do_before_the_best_move() {
 fn a_policy_file_such_as_a_tuned_best_json_sets_the_draw_and_resign_settings() {
     let dir = TempDir::new("uci-policy-file");
     let path = dir.file("best.json");
-    std::fs::write(
-        &path,
-        r#"{"rules": "dead-band", "dead_band": {"width": 25, "moves": 0, "threshold": 9000}}"#,
-    )
-    .expect("writable");
+    let policy = format!(
+        r#"{{"rules": "dead-band", "dead_band": {{"width": {LEVEL_BAND}, "moves": 0, "threshold": 9000}}}}"#
+    );
+    std::fs::write(&path, policy).expect("writable");
     let mut engine = Session::start();
     engine.send("uci");
     let (_, intro) = engine.expect("uciok", Duration::from_secs(5));

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{LEVEL_AT_MOVE_ONE, LEVEL_DEPTH, Session, TempDir, only_a3_postbook, run_piped};
+use common::{LEVEL_AT_MOVE_ONE, LEVEL_BAND, LEVEL_DEPTH, Session, TempDir, only_a3_postbook, run_piped};
 
 use std::time::Duration;
 
@@ -344,6 +344,7 @@ fn the_dead_band_rules_set_as_options_offer_a_draw_with_the_first_move() {
     assert!(!lines.iter().any(|l| l == "offer draw"), "Terra's rules offer no draw at move 1: {lines:?}");
     engine.send("option Rules=DeadBand");
     engine.send("option dead_band.moves=0");
+    engine.send(&format!("option dead_band.width={LEVEL_BAND}"));
     let lines = first_move_lines(&mut engine);
     let offer = lines.iter().position(|l| l == "offer draw").expect("a draw offer");
     let moved = lines.iter().position(|l| l.starts_with("move ")).expect("a move");
@@ -378,7 +379,8 @@ fn end_of_input_plays_the_move_being_thought_about() {
 fn a_policy_file_such_as_a_tuned_best_json_sets_the_draw_and_resign_settings() {
     let dir = TempDir::new("xboard-policy-file");
     let path = dir.file("best.json");
-    std::fs::write(&path, r#"{"rules": "dead-band", "dead_band": {"moves": 0}}"#).expect("writable");
+    let policy = format!(r#"{{"rules": "dead-band", "dead_band": {{"width": {LEVEL_BAND}, "moves": 0}}}}"#);
+    std::fs::write(&path, policy).expect("writable");
     let mut engine = xboard();
     engine.send(&format!("option PolicyFile={path}"));
     let (line, _) = engine.expect("#", Duration::from_secs(5));
