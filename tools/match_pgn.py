@@ -1,6 +1,6 @@
 """The games of `kibitz match` PGN files, for the scripts beside it (pgn_elo.py,
-paired_score.py, clock_use.py): `games(path)` reads one file, or exits with a one-line
-message naming it, and returns each game as its tags and its whole text;
+paired_score.py, clock_use.py, first_sight.py): `games(path)` reads one file, or exits with a
+one-line message naming it, and returns each game as its tags and its whole text;
 `white_score(tags)` is White's points from the Result tag (None for an unfinished game).
 """
 import re
