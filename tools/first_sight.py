@@ -49,13 +49,15 @@ def main():
             won = (tags["White"] == args.engine) == winner_white
             outcomes["wins" if won else "losses"].append(
                 first_moves(tags, game, args.engine, winner_white, args.pawns))
+    if not any(outcomes.values()):
+        ap.exit(1, f"no decisive game of {args.engine} in {', '.join(args.pgn)}\n")
     for name, pairs in outcomes.items():
         both = [(e, o) for e, o in pairs if e is not None and o is not None]
         leads = [abs(e - o) for e, o in both if e != o]
         print(f"{args.engine}'s {name}: {len(pairs)}; {args.engine} saw {args.pawns} first in "
               f"{sum(e < o for e, o in both)}, the opponent in {sum(o < e for e, o in both)}, "
               f"the same move in {sum(e == o for e, o in both)}; median lead "
-              f"{statistics.median(leads) if leads else 0} moves")
+              f"{statistics.median(leads) if leads else '-'} moves")
 
 
 if __name__ == "__main__":
