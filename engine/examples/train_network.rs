@@ -4,7 +4,8 @@
 //! cargo run --release -p kibitz-engine --example train_network -- --data FILE [--data FILE]... --out NET
 //!     [--hidden 128] [--epochs 20] [--batch 16384] [--lr 0.001] [--lr-drop-every 8] [--lr-gamma 0.3]
 //!     [--wdl 0.3] [--weight-decay 0.01] [--threads N] [--seed 1] [--validation 0.02]
-//!     [--max-positions N] [--mirror] [--init NET] [--scale 1] [--buckets 1] [--output-only]
+//!     [--max-positions N] [--mirror] [--init NET] [--scale 1] [--buckets 1] [--king-buckets 1]
+//!     [--output-only]
 //! cargo run --release -p kibitz-engine --example train_network -- --init NET --epochs 0 --scale F --out NET2
 //! ```
 //!
@@ -30,7 +31,10 @@
 //! `out = W2[..H] . a_stm + W2[H..] . a_ntm + b2` with the side to move's half first; the
 //! evaluation is `out * 400` centipawns. With `--buckets B` the output layer (`W2`, `b2`) comes
 //! in B copies, and a position is evaluated by the copy of its number of pieces (the engine's
-//! `output_bucket`: 2 to 32 pieces cut into B nearly equal ranges).
+//! `output_bucket`: 2 to 32 pieces cut into B nearly equal ranges). With `--king-buckets 4`
+//! the first layer's weights `W1` come in 4 copies, and each perspective's features use the
+//! copy of where its own king stands (the engine's `king_bucket`): feature `f` of king bucket
+//! `k` is `k * 768 + f`.
 //!
 //! **Start.** Random weights (below), or with `--init NET` the weights of a network file of
 //! the format below, divided by their quantisation factors: to go on training a network on new
@@ -40,7 +44,9 @@
 //! every position as the file's did and the new neurons learn from there. A narrower
 //! `--hidden` is refused. Likewise a one-bucket `--init` network given `--buckets B` starts
 //! with its output layer copied into every bucket, evaluating as before; a network of several
-//! buckets keeps them, and a different `--buckets` is refused. `--output-only` trains the
+//! buckets keeps them, and a different `--buckets` is refused; the same goes for
+//! `--king-buckets`, whose copies of `W1` start as the one-bucket network's. `--output-only`
+//! trains the
 //! output layer alone and keeps the hidden layer as `--init` had it.
 //!
 //! **Loss.** The mean squared error between `sigmoid(out)` and the target
@@ -52,7 +58,8 @@
 //!
 //! **Output.** After every epoch `NET` is written (as `NET.tmp`, then renamed), little-endian:
 //! the magic `KBZNET02`, `H` and `B` as `u32`, `W1` as `i16 [768 * H]` feature by feature
-//! (`w * 255`), `b1` as `i16 [H]` (`b * 255`), `W2` as `i16 [B * 2 * H]` (`w * 64`) and `b2` as
+//! (`w * 255`; with king buckets, the magic `KBZNET03`, `K` as a third `u32` after `B`, and
+//! `W1` as `i16 [K * 768 * H]`, king bucket by king bucket), `b1` as `i16 [H]` (`b * 255`), `W2` as `i16 [B * 2 * H]` (`w * 64`) and `b2` as
 //! `i32 [B]` (`b * 255 * 64`), all rounded. The engine evaluates it in integers; at the end the trainer
 //! checks that integer evaluation against the float model on validation positions.
 //!
@@ -69,12 +76,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use kibitz_engine::{Network, output_bucket};
+use kibitz_engine::{KING_BUCKETS, Network, king_bucket, output_bucket};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, Position, Role, Square};
 
 /// Features per perspective: 2 sides × 6 roles × 64 squares, as the engine reads them.
 const FEATURES: usize = Network::INPUTS;
@@ -121,6 +128,8 @@ struct Options {
     scale: f32,
     /// The output layer's buckets.
     buckets: usize,
+    /// The first layer's king buckets.
+    king_buckets: usize,
     /// Whether only the output layer learns.
     output_only: bool,
 }
@@ -145,10 +154,12 @@ fn parse_options() -> Result<Options, String> {
         init: None,
         scale: 1.0,
         buckets: 1,
+        king_buckets: 1,
         output_only: false,
     };
     let mut hidden_given = false;
     let mut buckets_given = false;
+    let mut kings_given = false;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -182,6 +193,10 @@ fn parse_options() -> Result<Options, String> {
                 o.buckets = number(&flag, &value()?)?;
                 buckets_given = true;
             }
+            "--king-buckets" => {
+                o.king_buckets = number(&flag, &value()?)?;
+                kings_given = true;
+            }
             "--output-only" => o.output_only = true,
             "--init" => {
                 let path = PathBuf::from(value()?);
@@ -211,11 +226,20 @@ fn parse_options() -> Result<Options, String> {
         } else if b != 1 && o.buckets != b {
             return Err(format!("--buckets {} differs from the --init network's {b} buckets", o.buckets));
         }
+        let k = init.king_buckets();
+        if !kings_given {
+            o.king_buckets = k;
+        } else if k != 1 && o.king_buckets != k {
+            return Err(format!("--king-buckets {} differs from the --init network's {k}", o.king_buckets));
+        }
     } else if o.output_only {
         return Err("--output-only needs an --init network to keep the hidden layer of".into());
     }
     if o.buckets == 0 || o.buckets > kibitz_engine::MAX_BUCKETS {
         return Err(format!("--buckets {} must be within 1 and {}", o.buckets, kibitz_engine::MAX_BUCKETS));
+    }
+    if o.king_buckets != 1 && o.king_buckets != KING_BUCKETS {
+        return Err(format!("--king-buckets {} must be 1 or {KING_BUCKETS}", o.king_buckets));
     }
     if o.hidden == 0 || !o.hidden.is_multiple_of(16) {
         return Err(format!("--hidden {} must be a positive multiple of 16", o.hidden));
@@ -251,6 +275,8 @@ struct Sample {
     /// The data's score in centipawns for the side to move.
     score: i32,
     white_to_move: bool,
+    /// The squares of White's and Black's king (a1 0 .. h8 63).
+    kings: [u8; 2],
 }
 
 /// A role's feature number, pawn 0 to king 5.
@@ -289,7 +315,8 @@ impl Sample {
         let (score, result) =
             if white_to_move { (white_score, white_result) } else { (-white_score, 1.0 - white_result) };
         let target = (1.0 - wdl) * sigmoid(score as f32 / SCALE) + wdl * result;
-        Some(Sample { occupied, pieces, target, score, white_to_move })
+        let kings = [Color::White, Color::Black].map(|c| board.king_of(c).map_or(0, u8::from));
+        Some(Sample { occupied, pieces, target, score, white_to_move, kings })
     }
 
     /// The same position mirrored left to right (the a-file becomes the h-file), with the
@@ -312,7 +339,7 @@ impl Sample {
             pieces[i / 2] |= code << (4 * (i % 2));
             occupied |= 1u64 << sq;
         }
-        Sample { occupied, pieces, ..*self }
+        Sample { occupied, pieces, kings: self.kings.map(|k| k ^ 7), ..*self }
     }
 
     /// The output bucket, of `buckets`, of the position.
@@ -320,12 +347,24 @@ impl Sample {
         output_bucket(self.occupied.count_ones() as usize, buckets)
     }
 
-    /// Writes the features of the side to move's and the other side's perspective; returns
-    /// how many each has.
-    fn features(&self, stm: &mut [u16; MAX_PIECES], ntm: &mut [u16; MAX_PIECES]) -> usize {
+    /// Writes the features of the side to move's and the other side's perspective, for a
+    /// first layer of `king_buckets`; returns how many each has.
+    fn features(
+        &self,
+        king_buckets: usize,
+        stm: &mut [u16; MAX_PIECES],
+        ntm: &mut [u16; MAX_PIECES],
+    ) -> usize {
         let mut bits = self.occupied;
         let mut n = 0;
         let (stm_colour, stm_flip) = if self.white_to_move { (0, 0) } else { (1, 56) };
+        // Each perspective's features are offset by its king bucket's 768.
+        let offset = |colour: Color| {
+            let king = Square::new(u32::from(self.kings[usize::from(colour == Color::Black)]));
+            (king_bucket(colour, king, king_buckets) * FEATURES) as u16
+        };
+        let stm_turn = if self.white_to_move { Color::White } else { Color::Black };
+        let (stm_offset, ntm_offset) = (offset(stm_turn), offset(!stm_turn));
         while bits != 0 {
             let sq = bits.trailing_zeros() as u16;
             bits &= bits - 1;
@@ -333,21 +372,23 @@ impl Sample {
             let (colour, role) = (code / 6, code % 6);
             // Own pieces are side 0; Black's perspective flips the board vertically.
             let own = u16::from(colour != stm_colour);
-            stm[n] = own * 384 + role * 64 + (sq ^ stm_flip);
-            ntm[n] = (1 - own) * 384 + role * 64 + (sq ^ stm_flip ^ 56);
+            stm[n] = stm_offset + own * 384 + role * 64 + (sq ^ stm_flip);
+            ntm[n] = ntm_offset + (1 - own) * 384 + role * 64 + (sq ^ stm_flip ^ 56);
             n += 1;
         }
         n
     }
 }
 
-/// The float network as one flat parameter vector: `W1 [768 * H]`, `b1 [H]`, `W2 [B * 2 * H]`,
-/// `b2 [B]`.
+/// The float network as one flat parameter vector: `W1 [K * 768 * H]`, `b1 [H]`, `W2 [B * 2 *
+/// H]`, `b2 [B]`.
 #[derive(Clone, Copy)]
 struct Layout {
     h: usize,
     /// The output layer's buckets.
     buckets: usize,
+    /// The first layer's king buckets.
+    kings: usize,
     /// Whether the hidden layer (`W1`, `b1`) learns: not with `--output-only`.
     train_hidden: bool,
 }
@@ -356,23 +397,32 @@ impl Layout {
     /// A layout of `h` hidden neurons and one output bucket, all of it learning.
     #[cfg(test)]
     fn of(h: usize) -> Layout {
-        Layout { h, buckets: 1, train_hidden: true }
+        Layout { h, buckets: 1, kings: 1, train_hidden: true }
     }
     /// The layout of a network file's parameters, all of it learning.
     fn of_network(network: &Network) -> Layout {
-        Layout { h: network.hidden(), buckets: network.buckets(), train_hidden: true }
+        Layout {
+            h: network.hidden(),
+            buckets: network.buckets(),
+            kings: network.king_buckets(),
+            train_hidden: true,
+        }
+    }
+    /// The first layer's inputs: its features in every king bucket.
+    fn inputs(&self) -> usize {
+        self.kings * FEATURES
     }
     /// The first layer's weights, feature-major.
     fn w1(&self) -> std::ops::Range<usize> {
-        0..FEATURES * self.h
+        0..self.inputs() * self.h
     }
     /// The first layer's biases.
     fn b1(&self) -> std::ops::Range<usize> {
-        FEATURES * self.h..(FEATURES + 1) * self.h
+        self.inputs() * self.h..(self.inputs() + 1) * self.h
     }
     /// The output weights, bucket by bucket: the side to move's half, then the other's.
     fn w2(&self) -> std::ops::Range<usize> {
-        (FEATURES + 1) * self.h..(FEATURES + 1 + 2 * self.buckets) * self.h
+        (self.inputs() + 1) * self.h..(self.inputs() + 1 + 2 * self.buckets) * self.h
     }
     /// The output weights of `bucket`.
     fn w2_of(&self, bucket: usize) -> std::ops::Range<usize> {
@@ -450,7 +500,7 @@ fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
 /// The network's output for the side to move (centipawns / 400); leaves the accumulators and
 /// features in `s`.
 fn forward(params: &[f32], layout: &Layout, sample: &Sample, s: &mut Scratch) -> f32 {
-    s.count = sample.features(&mut s.stm, &mut s.ntm);
+    s.count = sample.features(layout.kings, &mut s.stm, &mut s.ntm);
     let (w1, b1) = (&params[layout.w1()], &params[layout.b1()]);
     accumulate(&mut s.acc_stm, b1, w1, &s.stm[..s.count]);
     accumulate(&mut s.acc_ntm, b1, w1, &s.ntm[..s.count]);
@@ -571,9 +621,11 @@ impl AdamW {
 
 /// The quantised network, as the file holds it and the engine uses it.
 struct Quantised {
-    /// The hidden layer's size and the output buckets; the weights are laid out as in the file.
+    /// The hidden layer's size, the output buckets and the king buckets; the weights are laid
+    /// out as in the file.
     h: usize,
     buckets: usize,
+    kings: usize,
     w1: Vec<i16>,
     b1: Vec<i16>,
     w2: Vec<i16>,
@@ -607,6 +659,7 @@ impl Quantised {
         Ok(Quantised {
             h: layout.h,
             buckets: layout.buckets,
+            kings: layout.kings,
             w1: params[layout.w1()].iter().map(|w| q(w, QA)).collect(),
             b1: params[layout.b1()].iter().map(|w| q(w, QA)).collect(),
             w2,
@@ -617,7 +670,7 @@ impl Quantised {
     /// The engine's integer evaluation in centipawns for the side to move.
     fn evaluate(&self, sample: &Sample) -> i64 {
         let (mut stm, mut ntm) = ([0u16; MAX_PIECES], [0u16; MAX_PIECES]);
-        let n = sample.features(&mut stm, &mut ntm);
+        let n = sample.features(self.kings, &mut stm, &mut ntm);
         let h = self.h;
         let bucket = sample.bucket(self.buckets);
         let w2 = &self.w2[bucket * 2 * h..][..2 * h];
@@ -644,9 +697,13 @@ impl Quantised {
         let tmp = PathBuf::from(tmp);
         let write = || -> std::io::Result<()> {
             let mut out = BufWriter::new(File::create(&tmp)?);
-            out.write_all(Network::MAGIC)?;
-            out.write_all(&u32::try_from(self.h).unwrap_or(u32::MAX).to_le_bytes())?;
-            out.write_all(&u32::try_from(self.buckets).unwrap_or(u32::MAX).to_le_bytes())?;
+            let word = |n: usize| u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes();
+            out.write_all(if self.kings > 1 { Network::MAGIC_KINGS } else { Network::MAGIC })?;
+            out.write_all(&word(self.h))?;
+            out.write_all(&word(self.buckets))?;
+            if self.kings > 1 {
+                out.write_all(&word(self.kings))?;
+            }
             for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
                 out.write_all(&w.to_le_bytes())?;
             }
@@ -741,16 +798,17 @@ fn dequantised(network: &Network) -> Vec<f32> {
 /// `params`, a network of layout `old`, reshaped to `layout`'s wider hidden layer and its
 /// buckets: the first `old.h` neurons are the old ones; the others start as a fresh network's
 /// (`initial_parameters`) but with output weights of 0, and a one-bucket output layer is copied
-/// into every bucket, so that the output is unchanged. `layout` has as many buckets as `old`,
-/// or `old` has one.
+/// into every bucket, as a first layer of one king bucket is into every king bucket, so that the
+/// output is unchanged. `layout` has as many buckets and king buckets as `old`, or `old` has one.
 fn widened(params: &[f32], old: &Layout, layout: &Layout, rng: &mut StdRng) -> Vec<f32> {
-    if old.h == layout.h && old.buckets == layout.buckets {
+    if old.h == layout.h && old.buckets == layout.buckets && old.kings == layout.kings {
         return params.to_vec();
     }
     let mut wide = initial_parameters(layout, rng);
     let (from, h) = (old.h, layout.h);
-    for f in 0..FEATURES {
-        wide[f * h..f * h + from].copy_from_slice(&params[f * from..(f + 1) * from]);
+    for f in 0..layout.inputs() {
+        let source = if old.kings == 1 { f % FEATURES } else { f };
+        wide[f * h..f * h + from].copy_from_slice(&params[source * from..(source + 1) * from]);
     }
     wide[layout.b1()][..from].copy_from_slice(&params[old.b1()]);
     for bucket in 0..layout.buckets {
@@ -841,7 +899,12 @@ fn train() -> Result<(), String> {
     let options = parse_options()?;
     let started = Instant::now();
     let mut rng = StdRng::seed_from_u64(options.seed);
-    let layout = Layout { h: options.hidden, buckets: options.buckets, train_hidden: !options.output_only };
+    let layout = Layout {
+        h: options.hidden,
+        buckets: options.buckets,
+        kings: options.king_buckets,
+        train_hidden: !options.output_only,
+    };
     let mut params = match &options.init {
         Some(network) => widened(&dequantised(network), &Layout::of_network(network), &layout, &mut rng),
         None => initial_parameters(&layout, &mut rng),
@@ -954,7 +1017,7 @@ mod tests {
 
     fn features(s: &Sample) -> (Vec<u16>, Vec<u16>) {
         let (mut stm, mut ntm) = ([0u16; MAX_PIECES], [0u16; MAX_PIECES]);
-        let n = s.features(&mut stm, &mut ntm);
+        let n = s.features(1, &mut stm, &mut ntm);
         let (mut stm, mut ntm) = (stm[..n].to_vec(), ntm[..n].to_vec());
         stm.sort_unstable();
         ntm.sort_unstable();
@@ -1018,15 +1081,72 @@ mod tests {
     }
 
     #[test]
+    fn a_king_bucketed_file_evaluates_in_the_engine_as_in_the_trainer() {
+        let layout = Layout { buckets: 8, kings: KING_BUCKETS, ..Layout::of(32) };
+        let mut rng = StdRng::seed_from_u64(11);
+        let params = initial_parameters(&layout, &mut rng);
+        let quantised = Quantised::new(&params, &layout, 1.0).expect("quantise");
+        let path = std::env::temp_dir().join(format!("kibitz-train-kings-{}.nnue", std::process::id()));
+        quantised.write(&path).expect("write");
+        let bytes = std::fs::read(&path).expect("read");
+        let _ = std::fs::remove_file(&path);
+        let read = Network::from_bytes(&bytes).expect("parse");
+        assert_eq!((read.hidden(), read.buckets(), read.king_buckets()), (32, 8, KING_BUCKETS));
+        assert_eq!(dequantised(&read).len(), params.len());
+        // Kings in every bucket for either side, and a mirrored sample.
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/2KR3R b - - 0 1",
+            "5rk1/5ppp/8/8/8/8/5PPP/5RK1 w - - 0 1",
+            "8/5k2/8/3K4/8/8/4P3/8 w - - 0 1",
+            "8/8/8/8/8/1k6/6K1/8 b - - 0 1",
+        ];
+        let mut buckets = std::collections::BTreeSet::new();
+        for fen in fens {
+            let pos: Chess = Fen::from_ascii(fen.as_bytes())
+                .expect("FEN")
+                .into_position(CastlingMode::Standard)
+                .expect("legal");
+            for (s, played) in [(sample(fen), pos.clone()), (sample(fen).mirrored(), mirrored_position(&pos))]
+            {
+                assert_eq!(quantised.evaluate(&s), i64::from(read.evaluate(&played)), "{fen}");
+            }
+            for c in [Color::White, Color::Black] {
+                buckets.insert(king_bucket(c, pos.board().king_of(c).expect("king"), KING_BUCKETS));
+            }
+        }
+        assert_eq!(buckets.len(), KING_BUCKETS);
+    }
+
+    /// `pos` mirrored left to right.
+    fn mirrored_position(pos: &Chess) -> Chess {
+        let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.board.flip_horizontal();
+        setup.castling_rights = shakmaty::Bitboard::EMPTY;
+        setup.position(CastlingMode::Standard).expect("legal")
+    }
+
+    #[test]
     fn a_widened_and_bucketed_network_evaluates_as_the_narrow_one() {
-        let (narrow, wide) = (Layout::of(16), Layout { buckets: 8, ..Layout::of(48) });
+        let narrow = Layout::of(16);
+        let (wide, kings) =
+            (Layout { buckets: 8, ..Layout::of(48) }, Layout { kings: KING_BUCKETS, ..Layout::of(16) });
+        for wide in [wide, kings] {
+            widened_evaluates_as_narrow(&narrow, &wide);
+        }
+    }
+
+    fn widened_evaluates_as_narrow(narrow: &Layout, wide: &Layout) {
+        let (narrow, wide) = (*narrow, *wide);
         let mut rng = StdRng::seed_from_u64(7);
         let params = initial_parameters(&narrow, &mut rng);
         let wider = widened(&params, &narrow, &wide, &mut rng);
         assert_eq!(wider.len(), wide.len());
         // The new neurons are live (random input weights), but silent in the output.
-        assert!(wider[wide.w1()].chunks(48).all(|row| row[16..].iter().any(|&w| w != 0.0)));
-        let (mut s16, mut s48) = (Scratch::new(16), Scratch::new(48));
+        assert!(
+            wider[wide.w1()].chunks(wide.h).all(|row| wide.h == 16 || row[16..].iter().any(|&w| w != 0.0))
+        );
+        let (mut s16, mut s48) = (Scratch::new(16), Scratch::new(wide.h));
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP3PPP/R1BQKB1R b KQkq - 1 7",

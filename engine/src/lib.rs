@@ -79,8 +79,8 @@ pub use learning::{
 pub use level::{CALIBRATION, Calibration, ELO_RANGE, FULL_ELO, Level, UNTIMED_MOVE_TIME, strength_options};
 pub use limits::SearchLimits;
 pub use network::{
-    Accumulator, Evaluation, MAX_BUCKETS, Network, NetworkChoice, NetworkError, evaluation_options,
-    output_bucket,
+    Accumulator, Evaluation, KING_BUCKETS, MAX_BUCKETS, Network, NetworkChoice, NetworkError,
+    evaluation_options, king_bucket, output_bucket,
 };
 pub use perft::{divide, perft};
 pub use pgn::{

@@ -7,19 +7,25 @@
 //! ReLU (`clamp(x, 0, 1)²`), and one output from the side to move's half and the other half.
 //! The output layer may come in `B` *buckets* by the number of pieces on the board (see
 //! [`output_bucket`]): each bucket has its own output weights and bias, so that the opening,
-//! the middlegame and the ending weigh the same hidden neurons differently.
+//! the middlegame and the ending weigh the same hidden neurons differently. The inputs may
+//! come in `K` *king buckets* by where the perspective's own king stands (see [`king_bucket`]):
+//! each king bucket has its own 768 rows of feature weights, so that a piece counts differently
+//! in front of a castled king than beside one in the centre or one out in the open.
 //! It is trained by `engine/examples/train_network.rs` on positions of Kibitz's own self-play
 //! (`engine/examples/datagen.rs`), labelled by the search's score and the game's result.
 //!
 //! The engine runs it in integers: the hidden layer (the *accumulator*) is kept in `i16` with
 //! the weights quantised by 255, the output weights by 64. The search updates accumulators
 //! incrementally from the move played (two to four rows of weights added or taken away per
-//! perspective) instead of summing every piece again.
+//! perspective) instead of summing every piece again; a king move into another king bucket
+//! sums them again.
 //!
 //! The file format, little-endian: the magic `KBZNET02`, `u32` H, `u32` B, `i16` feature
 //! weights (768 × H, feature-major), `i16` hidden biases (H), `i16` output weights (B × 2 × H,
 //! bucket by bucket, each the side to move's half first), `i32` output biases (B, quantised by
-//! 255 × 64). The older `KBZNET01` is the same without B: one bucket.
+//! 255 × 64). The older `KBZNET01` is the same without B: one bucket. `KBZNET03` has a `u32` K
+//! after B, and K × 768 × H feature weights, king bucket by king bucket; the others have one
+//! king bucket.
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -41,6 +47,10 @@ const MAGIC: &[u8; 8] = b"KBZNET02";
 /// The first bytes of a network file of the first format, which has one output bucket and
 /// no bucket count.
 const MAGIC_V1: &[u8; 8] = b"KBZNET01";
+/// The first bytes of a network file with king buckets.
+const MAGIC_KINGS: &[u8; 8] = b"KBZNET03";
+/// The king buckets of a network that has them (see [`king_bucket`]).
+pub const KING_BUCKETS: usize = 4;
 /// The most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 16;
 /// The widest hidden layer a file may have.
@@ -125,6 +135,8 @@ pub enum NetworkError {
     NotANetwork,
     /// The output layer's bucket count is 0 or above 16.
     BadBucketCount(u64),
+    /// The inputs' king bucket count is neither 1 nor 4.
+    BadKingBucketCount(u64),
     /// The hidden layer's size is 0, not a multiple of 16 (the arithmetic's group size), or
     /// above 4096.
     BadHiddenSize(u64),
@@ -143,10 +155,13 @@ impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NetworkError::NotANetwork => {
-                write!(f, "not a Kibitz network file (no KBZNET02 or KBZNET01 header)")
+                write!(f, "not a Kibitz network file (no KBZNET03, KBZNET02 or KBZNET01 header)")
             }
             NetworkError::BadBucketCount(b) => {
                 write!(f, "{b} output buckets (it must be 1 to {MAX_BUCKETS})")
+            }
+            NetworkError::BadKingBucketCount(k) => {
+                write!(f, "{k} king buckets (it must be 1 or {KING_BUCKETS})")
             }
             NetworkError::BadHiddenSize(h) => {
                 write!(
@@ -171,7 +186,9 @@ impl std::error::Error for NetworkError {}
 pub struct Network {
     hidden: usize,
     buckets: usize,
-    /// `INPUTS × hidden`, the weights of feature `f` at `f * hidden ..`.
+    king_buckets: usize,
+    /// `king_buckets × INPUTS × hidden`, the weights of feature `f` in king bucket `k` at
+    /// `(k * INPUTS + f) * hidden ..`.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
     /// `buckets × 2 × hidden`: for each bucket the side to move's half, then the other's.
@@ -185,6 +202,8 @@ pub struct Network {
 pub struct Accumulator {
     white: Vec<i16>,
     black: Vec<i16>,
+    /// The king bucket of each perspective, by `Color as usize`.
+    kings: [u8; 2],
 }
 
 impl Accumulator {
@@ -192,7 +211,7 @@ impl Accumulator {
     /// [`Network::refresh`].
     #[must_use]
     pub fn new(hidden: usize) -> Accumulator {
-        Accumulator { white: vec![0; hidden], black: vec![0; hidden] }
+        Accumulator { white: vec![0; hidden], black: vec![0; hidden], kings: [0; 2] }
     }
 
     fn side(&self, perspective: Color) -> &[i16] {
@@ -212,6 +231,36 @@ pub fn feature(perspective: Color, color: Color, role: Role, square: Square) -> 
     };
     let side = usize::from(color != perspective);
     side * 384 + (role as usize - 1) * 64 + square
+}
+
+/// The king bucket, of `king_buckets` (1 or [`KING_BUCKETS`]), of `perspective` whose king
+/// stands on `king`. With four, by the king's square seen from its own side: on the first two
+/// ranks on the queen's side (files a to c), in the centre (d and e) or on the king's side (f
+/// to h), or further up the board.
+#[must_use]
+pub fn king_bucket(perspective: Color, king: Square, king_buckets: usize) -> usize {
+    if king_buckets == 1 {
+        return 0;
+    }
+    let rank = match perspective {
+        Color::White => king.rank() as usize,
+        Color::Black => 7 - king.rank() as usize,
+    };
+    match (rank, king.file() as usize) {
+        (2.., _) => 3,
+        (_, 0..=2) => 0,
+        (_, 3..=4) => 1,
+        _ => 2,
+    }
+}
+
+/// Where `m`, played by `us`, puts `us`'s king, if it moves it.
+fn king_destination(us: Color, m: Move) -> Option<Square> {
+    match m {
+        Move::Normal { role: Role::King, to, .. } => Some(to),
+        Move::Castle { .. } => m.castling_side().map(|side| side.king_to(us)),
+        _ => None,
+    }
 }
 
 /// What a move changes on the board: pieces taken away and put down, as `(color, role,
@@ -274,6 +323,8 @@ impl Network {
     pub const SCALE: i32 = SCALE;
     /// The first bytes of a network file.
     pub const MAGIC: &[u8; 8] = MAGIC;
+    /// The first bytes of a network file with king buckets.
+    pub const MAGIC_KINGS: &[u8; 8] = MAGIC_KINGS;
     /// The largest output weight in magnitude that a file may hold.
     pub const MAX_OUTPUT_WEIGHT: i32 = MAX_OUTPUT_WEIGHT;
 
@@ -287,11 +338,14 @@ impl Network {
             Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         };
         let magic = bytes.get(..MAGIC.len());
-        let (hidden, buckets, header) = if magic == Some(MAGIC) {
+        let (hidden, buckets, kings, header) = if magic == Some(MAGIC_KINGS) {
             let (h, b) = word(8).zip(word(12)).ok_or(NetworkError::NotANetwork)?;
-            (h, b, 16)
+            (h, b, word(16).ok_or(NetworkError::NotANetwork)?, 20)
+        } else if magic == Some(MAGIC) {
+            let (h, b) = word(8).zip(word(12)).ok_or(NetworkError::NotANetwork)?;
+            (h, b, 1, 16)
         } else if magic == Some(MAGIC_V1) {
-            (word(8).ok_or(NetworkError::NotANetwork)?, 1, 12)
+            (word(8).ok_or(NetworkError::NotANetwork)?, 1, 1, 12)
         } else {
             return Err(NetworkError::NotANetwork);
         };
@@ -303,13 +357,17 @@ impl Network {
         if b == 0 || b > MAX_BUCKETS {
             return Err(NetworkError::BadBucketCount(u64::from(buckets)));
         }
-        let biases = header + 2 * (INPUTS * h + h + b * 2 * h);
+        let k = kings as usize;
+        if k != 1 && k != KING_BUCKETS {
+            return Err(NetworkError::BadKingBucketCount(u64::from(kings)));
+        }
+        let biases = header + 2 * (k * INPUTS * h + h + b * 2 * h);
         let expected = biases + 4 * b;
         if bytes.len() != expected {
             return Err(NetworkError::WrongLength { expected, found: bytes.len() });
         }
         let mut words = bytes[header..biases].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let feature_weights: Vec<i16> = words.by_ref().take(INPUTS * h).collect();
+        let feature_weights: Vec<i16> = words.by_ref().take(k * INPUTS * h).collect();
         let feature_bias: Vec<i16> = words.by_ref().take(h).collect();
         let output_weights: Vec<i16> = words.collect();
         if let Some(&w) = output_weights.iter().find(|&&w| i32::from(w).abs() > MAX_OUTPUT_WEIGHT) {
@@ -317,7 +375,15 @@ impl Network {
         }
         let output_bias =
             bytes[biases..].chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-        Ok(Network { hidden: h, buckets: b, feature_weights, feature_bias, output_weights, output_bias })
+        Ok(Network {
+            hidden: h,
+            buckets: b,
+            king_buckets: k,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
     }
 
     /// The network built into Kibitz.
@@ -345,8 +411,14 @@ impl Network {
         self.buckets
     }
 
-    /// The quantised parameters in the file's order: the feature weights (`768 × hidden`,
-    /// feature by feature), the feature biases (`hidden`), the output weights (`buckets × 2 ×
+    /// The number of king buckets of the inputs: 1 or [`KING_BUCKETS`].
+    #[must_use]
+    pub fn king_buckets(&self) -> usize {
+        self.king_buckets
+    }
+
+    /// The quantised parameters in the file's order: the feature weights (`king buckets × 768
+    /// × hidden`, king bucket by king bucket and feature by feature), the feature biases (`hidden`), the output weights (`buckets × 2 ×
     /// hidden`, each bucket the side to move's half first) and the output biases (`buckets`).
     /// The trainer goes on from them.
     #[must_use]
@@ -372,17 +444,22 @@ impl Network {
     /// Fills `acc` with the hidden layer of `board`.
     pub fn refresh(&self, board: &Board, acc: &mut Accumulator) {
         for (perspective, values) in [(Color::White, &mut acc.white), (Color::Black, &mut acc.black)] {
+            let bucket =
+                board.king_of(perspective).map_or(0, |k| king_bucket(perspective, k, self.king_buckets));
+            acc.kings[perspective as usize] = bucket as u8;
             values.resize(self.hidden, 0);
             values.copy_from_slice(&self.feature_bias);
             for (square, piece) in board {
                 let f = feature(perspective, piece.color, piece.role, square);
-                add_row(values, self.row(f));
+                add_row(values, self.row(bucket, f));
             }
         }
     }
 
     /// Sets `child` to `parent` after `us` played `m`, and returns whether it could: a move
-    /// the network cannot follow (a drop) leaves `child` as it was and returns `false`.
+    /// the network cannot follow (a drop, or a king move into another king bucket, after which
+    /// the position must be [refreshed](Network::refresh)) leaves `child` as it was and returns
+    /// `false`.
     pub fn update(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -405,14 +482,22 @@ impl Network {
     #[inline(always)]
     fn update_portable(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
         let Some(delta) = Delta::of(us, m) else { return false };
+        if self.king_buckets > 1
+            && let Some(king) = king_destination(us, m)
+            && king_bucket(us, king, self.king_buckets) != usize::from(parent.kings[us as usize])
+        {
+            return false;
+        }
+        child.kings = parent.kings;
         for perspective in [Color::White, Color::Black] {
             let (from, to) = match perspective {
                 Color::White => (&parent.white, &mut child.white),
                 Color::Black => (&parent.black, &mut child.black),
             };
             to.resize(self.hidden, 0);
+            let bucket = usize::from(parent.kings[perspective as usize]);
             let row = |&(color, role, square): &(Color, Role, Square)| {
-                self.row(feature(perspective, color, role, square))
+                self.row(bucket, feature(perspective, color, role, square))
             };
             match (delta.removed_len, delta.added_len) {
                 (1, 1) => sub_add(to, from, row(&delta.removed[0]), row(&delta.added[0])),
@@ -451,8 +536,10 @@ impl Network {
         i32::try_from(cp).unwrap_or(if cp < 0 { i32::MIN / 2 } else { i32::MAX / 2 })
     }
 
-    fn row(&self, feature: usize) -> &[i16] {
-        &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    /// The weights of `feature` in king bucket `bucket`.
+    fn row(&self, bucket: usize, feature: usize) -> &[i16] {
+        let at = (bucket * INPUTS + feature) * self.hidden;
+        &self.feature_weights[at..at + self.hidden]
     }
 }
 
@@ -555,7 +642,7 @@ fn screlu_dot_portable(values: &[i16], weights: &[i16]) -> i64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode};
@@ -563,6 +650,11 @@ mod tests {
     /// The file of a network with small pseudo-random weights and `buckets` output buckets
     /// (none: the first format), to test the arithmetic without a file.
     fn random_bytes(hidden: usize, buckets: Option<usize>) -> Vec<u8> {
+        random_bytes_with_kings(hidden, buckets, 1)
+    }
+
+    /// [`random_bytes`] with `kings` king buckets: more than one makes a `KBZNET03` file.
+    pub(crate) fn random_bytes_with_kings(hidden: usize, buckets: Option<usize>, kings: usize) -> Vec<u8> {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = |range: i64| {
             state ^= state << 13;
@@ -570,12 +662,19 @@ mod tests {
             state ^= state << 17;
             i16::try_from((state % (2 * range as u64 + 1)) as i64 - range).unwrap_or(0)
         };
-        let mut bytes = if buckets.is_some() { MAGIC.to_vec() } else { MAGIC_V1.to_vec() };
+        let mut bytes = match (buckets, kings) {
+            (_, 2..) => MAGIC_KINGS.to_vec(),
+            (Some(_), _) => MAGIC.to_vec(),
+            (None, _) => MAGIC_V1.to_vec(),
+        };
         bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
-        if let Some(b) = buckets {
-            bytes.extend_from_slice(&(b as u32).to_le_bytes());
+        if buckets.is_some() || kings > 1 {
+            bytes.extend_from_slice(&(buckets.unwrap_or(1) as u32).to_le_bytes());
         }
-        for _ in 0..INPUTS * hidden {
+        if kings > 1 {
+            bytes.extend_from_slice(&(kings as u32).to_le_bytes());
+        }
+        for _ in 0..kings * INPUTS * hidden {
             bytes.extend_from_slice(&next(60).to_le_bytes());
         }
         for _ in 0..hidden {
@@ -614,7 +713,10 @@ mod tests {
         // One block of the output's sums and several, the last one partial; one output bucket
         // and eight.
         let eight = Network::from_bytes(&random_bytes(48, Some(8))).expect("a well-formed network");
-        let nets = [random_network(32), random_network(160), eight];
+        let kings =
+            Network::from_bytes(&random_bytes_with_kings(32, Some(8), KING_BUCKETS)).expect("well-formed");
+        let nets = [random_network(32), random_network(160), eight, kings];
+        let mut refreshed = 0;
         for (net, fen) in nets.iter().flat_map(|n| fens.map(|f| (n, f))) {
             let hidden = net.hidden();
             let pos: Chess =
@@ -622,15 +724,63 @@ mod tests {
             let mut parent = Accumulator::new(hidden);
             net.refresh(pos.board(), &mut parent);
             for m in pos.legal_moves() {
-                let mut child = Accumulator::new(hidden);
-                assert!(net.update(&parent, &mut child, pos.turn(), m));
                 let mut after = pos.clone();
                 after.play_unchecked(m);
                 let mut fresh = Accumulator::new(hidden);
                 net.refresh(after.board(), &mut fresh);
+                let mut child = Accumulator::new(hidden);
+                // Only a king move into another king bucket is not followed.
+                let crosses = fresh.kings != parent.kings;
+                assert_eq!(net.update(&parent, &mut child, pos.turn(), m), !crosses, "{fen} {m}");
+                if crosses {
+                    refreshed += 1;
+                    continue;
+                }
                 assert_eq!(child, fresh, "{hidden}: {fen} {m}");
                 assert_eq!(net.output(&child, &after), net.evaluate(&after), "{hidden}: {fen} {m}");
             }
+        }
+        // Castling both ways in the third position, and the kings of the last two stepping
+        // off their second rank.
+        assert!(refreshed >= 6, "{refreshed}");
+    }
+
+    #[test]
+    fn king_buckets_split_the_first_two_ranks_in_three_and_leave_the_rest_as_one() {
+        let white: Vec<usize> = Square::ALL.iter().map(|&sq| king_bucket(Color::White, sq, 4)).collect();
+        let black: Vec<usize> =
+            Square::ALL.iter().map(|&sq| king_bucket(Color::Black, sq.flip_vertical(), 4)).collect();
+        assert_eq!(white, black, "each side sees the board from its own first rank");
+        let rank = |r: usize| white[r * 8..r * 8 + 8].to_vec();
+        assert_eq!(rank(0), [0, 0, 0, 1, 1, 2, 2, 2]);
+        assert_eq!(rank(1), rank(0));
+        assert!((2..8).all(|r| rank(r) == [3; 8]));
+        assert!(Square::ALL.iter().all(|&sq| king_bucket(Color::White, sq, 1) == 0));
+    }
+
+    #[test]
+    fn a_network_of_identical_king_buckets_evaluates_as_one_without_them() {
+        // The one-bucket file's feature weights copied into each king bucket.
+        let one = random_bytes(32, Some(2));
+        let header = 16;
+        let weights = 2 * INPUTS * 32;
+        let mut four = MAGIC_KINGS.to_vec();
+        four.extend_from_slice(&one[8..header]);
+        four.extend_from_slice(&(KING_BUCKETS as u32).to_le_bytes());
+        for _ in 0..KING_BUCKETS {
+            four.extend_from_slice(&one[header..header + weights]);
+        }
+        four.extend_from_slice(&one[header + weights..]);
+        let (one, four) =
+            (Network::from_bytes(&one).expect("one"), Network::from_bytes(&four).expect("four"));
+        assert_eq!(four.king_buckets(), KING_BUCKETS);
+        for fen in [
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3pPk/8/4P3/8 b - g3 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        ] {
+            let pos = position(fen);
+            assert_eq!(four.evaluate(&pos), one.evaluate(&pos), "{fen}");
         }
     }
 
@@ -657,6 +807,18 @@ mod tests {
             bytes.extend_from_slice(&1u32.to_le_bytes());
             assert_eq!(Network::from_bytes(&bytes).err(), Some(NetworkError::BadHiddenSize(17)));
         }
+        for kings in [0u32, 2, 5] {
+            let mut bytes = MAGIC_KINGS.to_vec();
+            for word in [16, 1, kings] {
+                bytes.extend_from_slice(&u32::to_le_bytes(word));
+            }
+            let refused = Network::from_bytes(&bytes).err();
+            assert_eq!(refused, Some(NetworkError::BadKingBucketCount(u64::from(kings))));
+        }
+        // A king-bucketed file one king bucket short.
+        let mut short = random_bytes_with_kings(16, Some(2), KING_BUCKETS);
+        short.drain(20..20 + 2 * INPUTS * 16);
+        assert!(matches!(Network::from_bytes(&short), Err(NetworkError::WrongLength { .. })));
         for buckets in [0u32, 17] {
             let mut bytes = MAGIC.to_vec();
             bytes.extend_from_slice(&16u32.to_le_bytes());

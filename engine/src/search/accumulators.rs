@@ -81,3 +81,57 @@ impl AccumulatorStack {
         score
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::KING_BUCKETS;
+    use crate::network::tests::random_bytes_with_kings;
+    use shakmaty::uci::UciMove;
+
+    #[test]
+    fn a_line_through_king_moves_evaluates_as_from_scratch_at_every_ply() {
+        let nets = [1, KING_BUCKETS].map(|kings| {
+            Network::from_bytes(&random_bytes_with_kings(32, Some(4), kings)).expect("a well-formed network")
+        });
+        // Both sides castle (into another king bucket), then step aside (within it), with a
+        // null move in between.
+        let moves = [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "f8c5", "", "e8g8", "d2d3", "g8h8",
+            "g1h1",
+        ];
+        for net in &nets {
+            let mut stack = AccumulatorStack::default();
+            let mut pos = Chess::default();
+            let mut line = vec![None; moves.len()];
+            let mut positions = vec![pos.clone()];
+            for (ply, uci) in moves.iter().enumerate() {
+                if uci.is_empty() {
+                    pos = pos.clone().swap_turn().expect("a legal null move");
+                } else {
+                    let m = uci.parse::<UciMove>().expect("uci").to_move(&pos).expect("legal");
+                    line[ply] = Some(m);
+                    pos.play_unchecked(m);
+                }
+                positions.push(pos.clone());
+            }
+            // Evaluated at every ply, then at every third only, so that updates run over
+            // several plies from the nearest evaluated one.
+            for step in [1, 3] {
+                stack.set_root(net, &positions[0]);
+                for ply in (1..positions.len()).step_by(step) {
+                    for later in ply..positions.len() {
+                        stack.invalidate(later);
+                    }
+                    let score = stack.evaluate(net, &positions[ply], &line, ply);
+                    assert_eq!(
+                        score,
+                        net.evaluate(&positions[ply]),
+                        "{} kings, ply {ply}",
+                        net.king_buckets()
+                    );
+                }
+            }
+        }
+    }
+}
