@@ -466,7 +466,11 @@ impl Network {
             // SAFETY: the processor has AVX2, checked just above.
             return unsafe { self.update_avx2(parent, child, us, m) };
         }
-        self.update_portable(parent, child, us, m)
+        if self.king_buckets > 1 {
+            self.update_portable::<true>(parent, child, us, m)
+        } else {
+            self.update_portable::<false>(parent, child, us, m)
+        }
     }
 
     /// [`Network::update_portable`] compiled for AVX2: sixteen neurons a vector instead of
@@ -474,28 +478,41 @@ impl Network {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn update_avx2(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
-        self.update_portable(parent, child, us, m)
+        if self.king_buckets > 1 {
+            self.update_portable::<true>(parent, child, us, m)
+        } else {
+            self.update_portable::<false>(parent, child, us, m)
+        }
     }
 
-    /// [`Network::update`] for any processor; inlined into [`Network::update_avx2`] to be
-    /// compiled for AVX2 there.
+    /// [`Network::update`] for any processor, for a network with king buckets (`KINGS`) or
+    /// without (then the bucket is always the first, and the checks compile away); inlined into
+    /// [`Network::update_avx2`] to be compiled for AVX2 there.
     #[inline(always)]
-    fn update_portable(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
+    fn update_portable<const KINGS: bool>(
+        &self,
+        parent: &Accumulator,
+        child: &mut Accumulator,
+        us: Color,
+        m: Move,
+    ) -> bool {
         let Some(delta) = Delta::of(us, m) else { return false };
-        if self.king_buckets > 1
+        if KINGS
             && let Some(king) = king_destination(us, m)
             && king_bucket(us, king, self.king_buckets) != usize::from(parent.kings[us as usize])
         {
             return false;
         }
-        child.kings = parent.kings;
+        if KINGS {
+            child.kings = parent.kings;
+        }
         for perspective in [Color::White, Color::Black] {
             let (from, to) = match perspective {
                 Color::White => (&parent.white, &mut child.white),
                 Color::Black => (&parent.black, &mut child.black),
             };
             to.resize(self.hidden, 0);
-            let bucket = usize::from(parent.kings[perspective as usize]);
+            let bucket = if KINGS { usize::from(parent.kings[perspective as usize]) } else { 0 };
             let row = |&(color, role, square): &(Color, Role, Square)| {
                 self.row(bucket, feature(perspective, color, role, square))
             };
@@ -560,7 +577,11 @@ const LANES: usize = 16;
 /// register (written to the accumulator in place, it did not vectorise).
 #[inline(always)]
 fn lanes(f: impl Fn(usize) -> i16) -> [i16; LANES] {
-    std::array::from_fn(f)
+    let mut group = [0; LANES];
+    for (i, value) in group.iter_mut().enumerate() {
+        *value = f(i);
+    }
+    group
 }
 
 #[inline(always)]
