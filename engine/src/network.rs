@@ -338,15 +338,14 @@ impl Network {
             Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         };
         let magic = bytes.get(..MAGIC.len());
-        let (hidden, buckets, kings, header) = if magic == Some(MAGIC_KINGS) {
-            let (h, b) = word(8).zip(word(12)).ok_or(NetworkError::NotANetwork)?;
-            (h, b, word(16).ok_or(NetworkError::NotANetwork)?, 20)
-        } else if magic == Some(MAGIC) {
-            let (h, b) = word(8).zip(word(12)).ok_or(NetworkError::NotANetwork)?;
-            (h, b, 1, 16)
-        } else if magic == Some(MAGIC_V1) {
-            (word(8).ok_or(NetworkError::NotANetwork)?, 1, 1, 12)
-        } else {
+        // Each format's header: H, B and K where it has them, else one bucket.
+        let (hidden, buckets, kings, header) = match magic {
+            Some(m) if m == MAGIC_KINGS => (word(8), word(12), word(16), 20),
+            Some(m) if m == MAGIC => (word(8), word(12), Some(1), 16),
+            Some(m) if m == MAGIC_V1 => (word(8), Some(1), Some(1), 12),
+            _ => (None, None, None, 0),
+        };
+        let (Some(hidden), Some(buckets), Some(kings)) = (hidden, buckets, kings) else {
             return Err(NetworkError::NotANetwork);
         };
         let h = hidden as usize;
