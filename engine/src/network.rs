@@ -11,7 +11,7 @@
 //! come in `K` *king buckets* by where the perspective's own king stands (see [`king_bucket`]):
 //! each king bucket has its own 768 rows of feature weights, so that a piece counts differently
 //! in front of a castled king than beside one in the centre or one out in the open.
-//! It is trained by `engine/examples/train_network.rs` on positions of Kibitz's own self-play
+//! It is trained by `engine/examples/train_network/` on positions of Kibitz's own self-play
 //! (`engine/examples/datagen.rs`), labelled by the search's score and the game's result.
 //!
 //! The engine runs it in integers: the hidden layer (the *accumulator*) is kept in `i16` with
