@@ -48,13 +48,17 @@ pub(crate) fn set_network_file(path: &str, send: impl FnOnce(Command)) -> Result
     let path = path.trim();
     let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}"))?;
     let network = Network::from_bytes(&bytes).map_err(|e| format!("EvalFile {path}: {e}"))?;
-    let buckets = match network.buckets() {
-        1 => String::new(),
-        b => format!(" and {b} output buckets"),
-    };
-    let hidden = network.hidden();
+    // "64 hidden neurons", then its output and king buckets where it has more than one.
+    let mut shape = vec![format!("{} hidden neurons", network.hidden())];
+    for (count, what) in [(network.buckets(), "output"), (network.king_buckets(), "king")] {
+        if count > 1 {
+            shape.push(format!("{count} {what} buckets"));
+        }
+    }
+    let last = shape.pop().unwrap_or_default();
+    let shape = if shape.is_empty() { last } else { format!("{} and {last}", shape.join(", ")) };
     send(Command::SetNetworkFile(Some(Arc::new(network))));
-    Ok(Some(format!("EvalFile {path}: a network of {hidden} hidden neurons{buckets}")))
+    Ok(Some(format!("EvalFile {path}: a network of {shape}")))
 }
 
 /// Opens the book a `BookFile` option names: `None` for no file, else the book and a line

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use common::{Session, TempDir};
-use kibitz_engine::{Engine, Network, Score, SearchLimits};
+use kibitz_engine::{Engine, KING_BUCKETS, Network, Score, SearchLimits};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -115,6 +115,67 @@ fn use_nnue_and_eval_file_choose_the_evaluation() {
     assert_eq!(nodes_to_depth_6(&mut engine), network);
     engine.send("setoption name UseNNUE value false");
     assert_eq!(nodes_to_depth_6(&mut engine), classical);
+}
+
+/// The built-in network as a king-bucketed file: its feature weights once for each of the
+/// four king buckets, those of bucket `k` divided by `divisors[k]`.
+fn king_bucketed_copy(divisors: [i16; KING_BUCKETS]) -> Vec<u8> {
+    let built_in = Network::embedded();
+    let (w1, b1, w2, b2) = built_in.parameters();
+    let mut bytes = Network::MAGIC_KINGS.to_vec();
+    for word in [built_in.hidden(), built_in.buckets(), KING_BUCKETS] {
+        bytes.extend(u32::try_from(word).expect("small").to_le_bytes());
+    }
+    for divisor in divisors {
+        bytes.extend(w1.iter().flat_map(|w| (w / divisor).to_le_bytes()));
+    }
+    bytes.extend(b1.iter().chain(w2).flat_map(|w| w.to_le_bytes()));
+    bytes.extend(b2.iter().flat_map(|b| b.to_le_bytes()));
+    bytes
+}
+
+/// The node count of the last report of `go depth 9` in a pawn ending whose kings walk through
+/// every king bucket of their first two ranks.
+fn nodes_in_the_ending(engine: &mut Session) -> u64 {
+    engine.send("ucinewgame");
+    engine.send("position fen 4k3/2ppp3/8/8/8/8/3PPP2/4K3 w - - 0 1");
+    engine.send("go depth 9");
+    let (best, infos) = engine.expect("bestmove", Duration::from_secs(120));
+    // A search that panics (a debug build's check of the accumulators) answers with an error
+    // and no move.
+    assert!(!infos.iter().any(|l| l.contains("error")), "{infos:?}");
+    assert_ne!(best, "bestmove 0000");
+    infos
+        .iter()
+        .rev()
+        .find_map(|l| l.split_whitespace().skip_while(|&w| w != "nodes").nth(1)?.parse().ok())
+        .expect("a report with nodes")
+}
+
+#[test]
+fn a_king_bucketed_eval_file_searches_with_its_buckets() {
+    let mut engine = Session::start();
+    engine.send("uci");
+    engine.expect("uciok", Duration::from_secs(5));
+    let built_in = nodes_in_the_ending(&mut engine);
+    let dir = TempDir::new("king-buckets");
+
+    // Four copies of the built-in network's rows: the same network, the same search.
+    let same = dir.file("same.nnue");
+    std::fs::write(&same, king_bucketed_copy([1; KING_BUCKETS])).expect("write");
+    engine.send(&format!("setoption name EvalFile value {same}"));
+    let (line, _) = engine.expect("info string EvalFile", Duration::from_secs(5));
+    assert!(line.ends_with(" and 4 king buckets"), "{line}");
+    assert_eq!(nodes_in_the_ending(&mut engine), built_in);
+
+    // Different rows for each bucket: another search, in which (in a debug build) every
+    // incrementally updated evaluation, across the kings' moves from bucket to bucket, is
+    // checked against one from scratch.
+    let different = dir.file("different.nnue");
+    std::fs::write(&different, king_bucketed_copy([1, 2, 3, 4])).expect("write");
+    engine.send(&format!("setoption name EvalFile value {different}"));
+    engine.expect("info string EvalFile", Duration::from_secs(5));
+    assert_ne!(nodes_in_the_ending(&mut engine), built_in);
 }
 
 #[test]
