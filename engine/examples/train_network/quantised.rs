@@ -149,7 +149,7 @@ mod tests {
             assert!((a - b).abs() <= step / 2.0 + 1e-6, "parameter {i}: {a} against {b}");
         }
         // The embedded network of the engine reads, and a cut file is refused.
-        let shipped = include_bytes!("../../net/kibitz.nnue");
+        let shipped = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/net/kibitz.nnue"));
         assert!(Network::from_bytes(shipped).is_ok_and(|n| n.hidden() == 64));
         assert!(Network::from_bytes(&shipped[..shipped.len() - 1]).is_err());
         assert!(Network::from_bytes(b"KBZNET02").is_err());
@@ -158,7 +158,9 @@ mod tests {
 
     #[test]
     fn a_rescaled_network_evaluates_that_many_times_the_original() {
-        let shipped = Network::from_bytes(include_bytes!("../../net/kibitz.nnue")).expect("shipped");
+        let shipped =
+            Network::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/net/kibitz.nnue")))
+                .expect("shipped");
         let layout = Layout::of_network(&shipped);
         let params = dequantised(&shipped);
         let same = Quantised::new(&params, &layout, 1.0).expect("scale 1");
