@@ -63,17 +63,27 @@ fn a_search_with_the_network_plays_legal_moves_and_finds_mates() {
     }
 }
 
-/// The node count of the last report of `go depth 6` from the start position.
-fn nodes_to_depth_6(engine: &mut Session) -> u64 {
+/// The node count of the last report of `go depth {depth}` from `position` (a UCI `position`
+/// command), after checking that the search answered with a move and no error.
+fn nodes_to_depth(engine: &mut Session, position: &str, depth: u32) -> u64 {
     engine.send("ucinewgame");
-    engine.send("position startpos");
-    engine.send("go depth 6");
-    let (_, infos) = engine.expect("bestmove", Duration::from_secs(60));
+    engine.send(position);
+    engine.send(&format!("go depth {depth}"));
+    let (best, infos) = engine.expect("bestmove", Duration::from_secs(120));
+    // A search that panics (a debug build's check of the accumulators) answers with an error
+    // and no move.
+    assert!(!infos.iter().any(|l| l.contains("error")), "{infos:?}");
+    assert_ne!(best, "bestmove 0000");
     infos
         .iter()
         .rev()
         .find_map(|l| l.split_whitespace().skip_while(|&w| w != "nodes").nth(1)?.parse().ok())
         .expect("a report with nodes")
+}
+
+/// The node count of `go depth 6` from the start position.
+fn nodes_to_depth_6(engine: &mut Session) -> u64 {
+    nodes_to_depth(engine, "position startpos", 6)
 }
 
 #[test]
@@ -134,22 +144,10 @@ fn king_bucketed_copy(divisors: [i16; KING_BUCKETS]) -> Vec<u8> {
     bytes
 }
 
-/// The node count of the last report of `go depth 9` in a pawn ending whose kings walk through
-/// every king bucket of their first two ranks.
+/// The node count of `go depth 9` in a pawn ending whose kings walk through every king bucket
+/// of their first two ranks.
 fn nodes_in_the_ending(engine: &mut Session) -> u64 {
-    engine.send("ucinewgame");
-    engine.send("position fen 4k3/2ppp3/8/8/8/8/3PPP2/4K3 w - - 0 1");
-    engine.send("go depth 9");
-    let (best, infos) = engine.expect("bestmove", Duration::from_secs(120));
-    // A search that panics (a debug build's check of the accumulators) answers with an error
-    // and no move.
-    assert!(!infos.iter().any(|l| l.contains("error")), "{infos:?}");
-    assert_ne!(best, "bestmove 0000");
-    infos
-        .iter()
-        .rev()
-        .find_map(|l| l.split_whitespace().skip_while(|&w| w != "nodes").nth(1)?.parse().ok())
-        .expect("a report with nodes")
+    nodes_to_depth(engine, "position fen 4k3/2ppp3/8/8/8/8/3PPP2/4K3 w - - 0 1", 9)
 }
 
 #[test]
