@@ -465,11 +465,7 @@ impl Network {
             // SAFETY: the processor has AVX2, checked just above.
             return unsafe { self.update_avx2(parent, child, us, m) };
         }
-        if self.king_buckets > 1 {
-            self.update_portable::<true>(parent, child, us, m)
-        } else {
-            self.update_portable::<false>(parent, child, us, m)
-        }
+        self.update_portable(parent, child, us, m)
     }
 
     /// [`Network::update_portable`] compiled for AVX2: sixteen neurons a vector instead of
@@ -477,18 +473,24 @@ impl Network {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn update_avx2(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
+        self.update_portable(parent, child, us, m)
+    }
+
+    /// [`Network::update`] for any processor, by whether the network has king buckets; inlined
+    /// into [`Network::update_avx2`] to be compiled for AVX2 there.
+    #[inline(always)]
+    fn update_portable(&self, parent: &Accumulator, child: &mut Accumulator, us: Color, m: Move) -> bool {
         if self.king_buckets > 1 {
-            self.update_portable::<true>(parent, child, us, m)
+            self.update_kind::<true>(parent, child, us, m)
         } else {
-            self.update_portable::<false>(parent, child, us, m)
+            self.update_kind::<false>(parent, child, us, m)
         }
     }
 
-    /// [`Network::update`] for any processor, for a network with king buckets (`KINGS`) or
-    /// without (then the bucket is always the first, and the checks compile away); inlined into
-    /// [`Network::update_avx2`] to be compiled for AVX2 there.
+    /// [`Network::update_portable`] for a network with king buckets (`KINGS`) or without (then
+    /// the bucket is always the first, and the checks compile away).
     #[inline(always)]
-    fn update_portable<const KINGS: bool>(
+    fn update_kind<const KINGS: bool>(
         &self,
         parent: &Accumulator,
         child: &mut Accumulator,
